@@ -1,0 +1,1 @@
+export { CryptoError, type CryptoErrorCode } from './errors.js';
