@@ -1,0 +1,195 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import winston from 'winston';
+import { AppError } from '@svc/envelope';
+import { createServiceApp, defineRoute, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
+
+/** A real winston logger writing into an array, so tests can read what was logged. */
+function captureLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const logger = winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
+  return { logger, lines };
+}
+
+function build(ready?: () => Promise<void>) {
+  const { logger, lines } = captureLogger();
+  const routes = [
+    defineRoute({
+      method: 'post',
+      path: '/v1/echo',
+      summary: 'echo',
+      body: {
+        email: { exists: { errorMessage: 'email is required' }, isEmail: { errorMessage: 'email is invalid' } },
+        count: { optional: true, isInt: { options: { min: 1, max: 10 } } },
+      },
+      handler: (req) => ({ email: req.body.email }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/items/:item_id',
+      summary: 'one item',
+      params: { item_id: { isUUID: true } },
+      handler: (req) => ({ id: req.params.item_id }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/boom',
+      summary: 'fails unexpectedly',
+      handler: () => {
+        throw new Error('database password is hunter2');
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/missing',
+      summary: 'fails as specified',
+      handler: () => {
+        throw new AppError('USER_NOT_FOUND', 'User not found');
+      },
+    }),
+  ];
+  const service = createServiceApp({ name: 'test-svc', routes, logger, ready });
+  return { ...service, lines };
+}
+
+describe('createServiceApp', () => {
+  it('wraps a handler result in the success envelope', async () => {
+    const { app } = build();
+    const res = await request(app).post('/v1/echo').send({ email: 'a@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { email: 'a@example.com' } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers malformed JSON with 400 INVALID_REQUEST', async () => {
+    const { app } = build();
+    const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send('{"email": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Malformed JSON body' });
+  });
+
+  it('answers a body over 10 MB with 413 in the envelope', async () => {
+    const { app } = build();
+    const big = JSON.stringify({ email: 'a@example.com', pad: 'x'.repeat(10 * 1024 * 1024 + 10) });
+    const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send(big);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, code: 'PAYLOAD_TOO_LARGE', msg: 'Request body exceeds the 10 MB limit' });
+  });
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    const { app } = build();
+    const res = await request(app).get('/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, code: 'NOT_FOUND', msg: 'Route GET /nope not found' });
+  });
+
+  it('hides the detail of an unexpected error and logs it with the request id', async () => {
+    const { app, lines } = build();
+    const res = await request(app).post('/v1/boom').set('x-request-id', 'req-42');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, code: 'UNKNOWN_ERROR', msg: 'Something went wrong' });
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+    const logged = lines.find((l) => l.message === 'request failed');
+    expect(logged).toMatchObject({ request_id: 'req-42', code: 'UNKNOWN_ERROR' });
+    expect(JSON.stringify(logged)).toContain('hunter2');
+  });
+
+  it('maps an AppError to its status, code and msg', async () => {
+    const { app } = build();
+    const res = await request(app).post('/v1/missing');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, code: 'USER_NOT_FOUND', msg: 'User not found' });
+  });
+
+  it.each([
+    [{}, 'email is required'],
+    [{ email: 'nope' }, 'email is invalid'],
+    [{ email: 'a@example.com', count: 11 }, 'count is invalid'],
+    [{ email: 'a@example.com', extra: 1 }, 'Unknown field: extra'],
+  ])('validates the body %j -> %s', async (body, msg) => {
+    const { app } = build();
+    const res = await request(app).post('/v1/echo').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg });
+  });
+
+  it('rejects a JSON body that is not an object', async () => {
+    const { app } = build();
+    const res = await request(app).post('/v1/echo').send([1, 2]);
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Request body must be a JSON object');
+  });
+
+  it('validates path parameters', async () => {
+    const { app } = build();
+    expect((await request(app).get('/v1/items/not-a-uuid')).body.msg).toBe('item_id is invalid');
+  });
+
+  it('logs requests without bodies or query strings', async () => {
+    const { app, lines } = build();
+    await request(app).post('/v1/echo?token=secret-in-query').send({ email: 'secret@example.com' });
+    const line = lines.find((l) => l.message === 'request');
+    expect(line).toMatchObject({ method: 'POST', path: '/v1/echo', route: '/v1/echo', status: 200 });
+    expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it('serves /health, /ready and /metrics', async () => {
+    const { app } = build(async () => undefined);
+    expect((await request(app).get('/health')).body).toEqual({ success: true, data: { status: 'ok' } });
+    expect((await request(app).get('/ready')).body).toEqual({ success: true, data: { status: 'ready' } });
+    await request(app).get('/health');
+    const metrics = await request(app).get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/http_requests_total\{[^}]*route="\/health"[^}]*\} \d+/);
+  });
+
+  it('reports not ready while the readiness check fails', async () => {
+    const { app } = build(async () => {
+      throw new Error('connection refused');
+    });
+    const res = await request(app).get('/ready');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ success: false, code: 'NOT_READY', msg: 'Service is not ready' });
+  });
+
+  it('sets security headers and allows cross-origin requests', async () => {
+    const { app } = build();
+    const res = await request(app).get('/health').set('origin', 'https://wallet.example');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['access-control-allow-origin']).toBe('https://wallet.example');
+  });
+
+  it('documents every mounted route in the OpenAPI document', async () => {
+    const { app, openapi } = build();
+    const paths = openapi.paths as Record<string, Record<string, JsonSchema>>;
+    const mounted = listMountedRoutes(app).filter((r) => !r.startsWith('GET /docs'));
+    expect(mounted.length).toBeGreaterThanOrEqual(7);
+    for (const route of mounted) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(paths[toOpenApiPath(path)]?.[method.toLowerCase()]).toBeDefined();
+    }
+    const echo = paths['/v1/echo']!.post!;
+    expect(echo.requestBody).toMatchObject({
+      content: {
+        'application/json': {
+          schema: { required: ['email'], properties: { email: { format: 'email' }, count: { type: 'integer', minimum: 1, maximum: 10 } } },
+        },
+      },
+    });
+  });
+
+  it('renders the documentation UI at /docs', async () => {
+    const { app } = build();
+    const page = await request(app).get('/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger-ui');
+    const doc = await request(app).get('/docs/openapi.json');
+    expect(doc.body.openapi).toBe('3.1.0');
+  });
+});
