@@ -1,0 +1,3 @@
+export { bearerToken } from './bearer.js';
+export { ServiceJwt, TOKEN_AUDIENCE, SERVICE_ISSUER, type TokenKind, type ServiceClaims, type VerifyResult, type ServiceJwtOptions } from './service-jwt.js';
+export { jwtGuard, authClaims, type JwtGuardOptions } from './jwt-guard.js';
