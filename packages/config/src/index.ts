@@ -1,0 +1,1 @@
+export { EnvReader, ConfigError } from './env-reader.js';

@@ -1,0 +1,34 @@
+import { ConfigError, EnvReader } from '../src/index.js';
+
+describe('EnvReader', () => {
+  it('reads typed values with defaults', () => {
+    const env = new EnvReader({ PORT: '4300', FLAG: 'yes', NAME: ' node-1 ' });
+    expect(env.port('PORT', 1)).toBe(4300);
+    expect(env.port('OTHER_PORT', 4201)).toBe(4201);
+    expect(env.bool('FLAG', false)).toBe(true);
+    expect(env.string('NAME')).toBe('node-1');
+    expect(env.oneOf('LEVEL', ['info', 'debug'] as const, 'info')).toBe('info');
+    env.done();
+  });
+
+  it('reports every problem at once, without echoing secrets', () => {
+    const env = new EnvReader({ PORT: 'eighty', JWT_SECRET: 'tiny', URL: 'not a url' });
+    env.port('PORT', 1);
+    env.secret('JWT_SECRET', 32);
+    env.string('REQUIRED');
+    env.url('URL');
+    expect(() => env.done()).toThrow(ConfigError);
+    try {
+      env.done();
+    } catch (error) {
+      const problems = (error as ConfigError).problems;
+      expect(problems).toEqual([
+        'PORT must be an integer between 0 and 65535, got "eighty"',
+        'JWT_SECRET must be at least 32 characters',
+        'REQUIRED is required',
+        'URL must be a URL, got "not a url"',
+      ]);
+      expect((error as Error).message).not.toContain('tiny');
+    }
+  });
+});
