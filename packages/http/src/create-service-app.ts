@@ -64,15 +64,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }),
   );
 
+  options.beforeRoutes?.(app);
+  const json = express.json({ limit: JSON_BODY_LIMIT });
+  for (const route of routes) mountRoute(app, route, json);
+
+  // After the routes, so that a route under /docs (the gateway's specs) wins over the UI.
   app.get('/docs/openapi.json', (_req, res) => void res.json(openapi));
   const ui = options.docsUrls
     ? swaggerUi.setup(undefined, { explorer: true, swaggerOptions: { urls: options.docsUrls } })
     : swaggerUi.setup(openapi, { customSiteTitle: `${options.name} API` });
   app.use('/docs', swaggerUi.serveFiles(openapi), ui);
-
-  options.beforeRoutes?.(app);
-  const json = express.json({ limit: JSON_BODY_LIMIT });
-  for (const route of routes) mountRoute(app, route, json);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -1,0 +1,56 @@
+import { AppError } from '@svc/envelope';
+import { createLogger, createServiceApp, defineRoute, type Logger, type ServiceApp } from '@svc/http';
+import type { GatewayConfig } from './env.js';
+import { proxyTo } from './proxy.js';
+import { upstreamsOf } from './upstreams.js';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger?: Logger;
+}
+
+const SPEC_TIMEOUT_MS = 3000;
+
+/**
+ * The single entry point (:4200). It forwards each API prefix to its service and serves one
+ * /docs whose document list holds every upstream's OpenAPI, fetched live so it cannot go stale.
+ */
+export function createApp({ config, logger }: GatewayDeps): ServiceApp {
+  const upstreams = upstreamsOf(config);
+  const log = logger ?? createLogger('gateway', config.logLevel);
+  const specRoute = defineRoute({
+    method: 'get',
+    path: '/docs/specs/:service',
+    summary: "An upstream service's OpenAPI document",
+    tags: ['docs'],
+    params: { service: { isIn: { options: [upstreams.map((u) => u.name)] } } },
+    errors: ['UPSTREAM_UNAVAILABLE'],
+    handler: async (req, res) => {
+      const upstream = upstreams.find((u) => u.name === req.params.service)!;
+      const response = await fetch(new URL('/docs/openapi.json', upstream.target), {
+        signal: AbortSignal.timeout(SPEC_TIMEOUT_MS),
+      }).catch(() => undefined);
+      if (!response?.ok) throw new AppError('UPSTREAM_UNAVAILABLE', `${upstream.name} is unavailable`);
+      res.json(await response.json());
+    },
+  });
+
+  return createServiceApp({
+    name: 'gateway',
+    description: 'Routes /tss, /svc_admin and /customer_dashboard to their services.',
+    routes: [specRoute],
+    logger: log,
+    ready: async () => {
+      await Promise.all(
+        upstreams.map(async (u) => {
+          const res = await fetch(new URL('/health', u.target), { signal: AbortSignal.timeout(SPEC_TIMEOUT_MS) });
+          if (!res.ok) throw new Error(`${u.name} unhealthy`);
+        }),
+      );
+    },
+    docsUrls: upstreams.map((u) => ({ name: u.name, url: `/docs/specs/${u.name}` })),
+    beforeRoutes: (app) => {
+      for (const upstream of upstreams) app.use(proxyTo(upstream, config.upstreamTimeoutMs, log));
+    },
+  });
+}

@@ -1,0 +1,51 @@
+import type { ServerResponse, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestHandler } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { AppError, failure } from '@svc/envelope';
+import type { Logger } from '@svc/http';
+import type { Upstream } from './upstreams.js';
+
+/**
+ * Forwards `prefix/**` to the upstream with the path unchanged. Upstream failures keep the
+ * envelope: refused or unreachable -> 503 UPSTREAM_UNAVAILABLE, too slow -> 504
+ * UPSTREAM_TIMEOUT, anything else -> 502 BAD_GATEWAY.
+ */
+export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): RequestHandler {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: upstream.target,
+    changeOrigin: true,
+    xfwd: true,
+    proxyTimeout: timeoutMs,
+    pathFilter: (path) => path === upstream.prefix || path.startsWith(`${upstream.prefix}/`),
+    on: {
+      proxyReq: (proxyReq, _req, res) => {
+        const id = (res as ServerResponse & { locals?: { requestId?: string } }).locals?.requestId;
+        if (id) proxyReq.setHeader('x-request-id', id);
+      },
+      error: (err, _req, res) => {
+        const error = classify(err as NodeJS.ErrnoException, upstream.name);
+        logger.warn('upstream failed', { upstream: upstream.name, code: (err as NodeJS.ErrnoException).code });
+        if (!('writeHead' in res)) return (res as Socket).destroy();
+        if (res.headersSent) return void res.end();
+        res.writeHead(error.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(failure(error.code, error.msg)));
+      },
+    },
+  }) as unknown as RequestHandler;
+}
+
+function classify(err: NodeJS.ErrnoException, name: string): AppError {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EHOSTUNREACH':
+    case 'EAI_AGAIN':
+      return new AppError('UPSTREAM_UNAVAILABLE', `${name} is unavailable`);
+    case 'ECONNRESET':
+      // http-proxy reports its own proxyTimeout as a reset socket.
+      return new AppError('UPSTREAM_TIMEOUT', `${name} did not answer in time`);
+    default:
+      return new AppError('BAD_GATEWAY', `${name} answered with an invalid response`);
+  }
+}

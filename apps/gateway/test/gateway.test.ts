@@ -1,0 +1,74 @@
+import express from 'express';
+import request from 'supertest';
+import { createLogger, listen, type RunningServer } from '@svc/http';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/env.js';
+
+const logger = createLogger('gateway-test', 'silent');
+
+/** A real HTTP upstream that echoes what it received. */
+async function startUpstream(): Promise<RunningServer> {
+  const app = express();
+  app.use(express.json());
+  app.all('/{*rest}', (req, res) => {
+    if (req.path.endsWith('/slow')) return void setTimeout(() => res.json({ late: true }), 800);
+    if (req.path === '/docs/openapi.json') return void res.json({ openapi: '3.1.0', info: { title: 'up' } });
+    res.json({ success: true, data: { path: req.originalUrl, body: req.body, requestId: req.get('x-request-id') } });
+  });
+  return listen(app, 0, '127.0.0.1');
+}
+
+describe('gateway', () => {
+  let upstream: RunningServer;
+  beforeAll(async () => {
+    upstream = await startUpstream();
+  });
+  afterAll(() => upstream.close());
+
+  function gateway(overrides: Record<string, string> = {}) {
+    const url = `http://127.0.0.1:${upstream.port}`;
+    const config = loadConfig({ TSS_API_URL: url, ADMIN_API_URL: url, DASHBOARD_API_URL: 'http://127.0.0.1:1', ...overrides });
+    return createApp({ config, logger }).app;
+  }
+
+  it('forwards each prefix with path, body and request id unchanged', async () => {
+    const app = gateway();
+    const res = await request(app).post('/tss/v1/user/check?x=1').set('x-request-id', 'abc-1').send({ email: 'a@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ path: '/tss/v1/user/check?x=1', body: { email: 'a@example.com' }, requestId: 'abc-1' });
+    const admin = await request(app).post('/svc_admin/v1/user/login').send({});
+    expect(admin.body.data.path).toBe('/svc_admin/v1/user/login');
+  });
+
+  it('answers 503 in the envelope when an upstream is down', async () => {
+    const res = await request(gateway()).post('/customer_dashboard/v1/customer/info');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ success: false, code: 'UPSTREAM_UNAVAILABLE', msg: 'dashboard-api is unavailable' });
+  });
+
+  it('answers 504 in the envelope when an upstream is too slow', async () => {
+    const res = await request(gateway({ UPSTREAM_TIMEOUT_MS: '300' })).get('/tss/v1/slow');
+    expect(res.status).toBe(504);
+    expect(res.body).toEqual({ success: false, code: 'UPSTREAM_TIMEOUT', msg: 'tss-api did not answer in time' });
+  });
+
+  it('does not forward paths outside the prefixes', async () => {
+    const res = await request(gateway()).get('/tssx/v1');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+
+  it('serves its own health and the upstream documents for /docs', async () => {
+    const app = gateway();
+    expect((await request(app).get('/health')).body.data).toEqual({ status: 'ok' });
+    expect((await request(app).get('/docs/specs/tss-api')).body.info.title).toBe('up');
+    expect((await request(app).get('/docs/specs/dashboard-api')).status).toBe(503);
+    expect((await request(app).get('/docs/specs/unknown')).status).toBe(400);
+    const page = await request(app).get('/docs/');
+    expect(page.text).toContain('swagger-ui');
+  });
+
+  it('fails fast on bad configuration', () => {
+    expect(() => loadConfig({ PORT: 'x', TSS_API_URL: 'nope' })).toThrow(/PORT must be an integer[\s\S]*TSS_API_URL must be a URL/);
+  });
+});
