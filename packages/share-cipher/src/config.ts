@@ -1,0 +1,26 @@
+import type { EnvReader } from '@svc/config';
+import { ShareCipher } from './share-cipher.js';
+
+/**
+ * Reads `SHARE_ENCRYPTION_KEYS` ("id1:<base64 32 bytes>,id2:<base64 32 bytes>") and
+ * `SHARE_ENCRYPTION_KEY_ID` (the id new secrets are sealed with; default: the last listed).
+ * Problems are recorded on the reader; the cipher is built once `env.done()` passed.
+ */
+export function readShareCipherConfig(env: EnvReader, prefix = 'SHARE_ENCRYPTION'): () => ShareCipher {
+  const raw = env.string(`${prefix}_KEYS`);
+  const keys = new Map<string, Uint8Array>();
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [id, b64] = entry.split(':');
+    const key = b64 ? Buffer.from(b64, 'base64') : Buffer.alloc(0);
+    if (!id || key.length !== 32) env.fail(`${prefix}_KEYS entry "${id ?? ''}" must be <id>:<base64 of 32 bytes>`);
+    else keys.set(id, key);
+  }
+  const current = env.optionalString(`${prefix}_KEY_ID`) ?? [...keys.keys()].at(-1) ?? '';
+  if (raw && !keys.has(current)) env.fail(`${prefix}_KEY_ID "${current}" is not one of ${prefix}_KEYS`);
+  return () => new ShareCipher(keys, current);
+}
+
+/** A fresh key in the format of SHARE_ENCRYPTION_KEYS, for `pnpm start` and tests. */
+export function generateShareKey(id: string): string {
+  return `${id}:${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`;
+}
