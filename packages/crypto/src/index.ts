@@ -4,3 +4,8 @@ export { createTwoPartyFrost, type TwoPartySuite } from './frost/two-party.js';
 export { ED25519_CIPHERSUITE, frostEd25519 } from './ed25519/suite.js';
 export * from './ed25519/keygen.js';
 export * from './ed25519/sign.js';
+export * from './secp256k1/dealer.js';
+export * from './sss/split.js';
+export { sssCombine, sss_combine, expectSha256, type SssExpectation, type SssVerify } from './sss/combine.js';
+export * from './sss/reshare.js';
+export * from './sss/node-x-coordinate.js';
