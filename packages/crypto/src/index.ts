@@ -9,3 +9,7 @@ export * from './sss/split.js';
 export { sssCombine, sss_combine, expectSha256, type SssExpectation, type SssVerify } from './sss/combine.js';
 export * from './sss/reshare.js';
 export * from './sss/node-x-coordinate.js';
+export * from './wire/hex.js';
+export * from './wire/strict.js';
+export * from './wire/frost-codec.js';
+export * from './wire/frost-ed25519.js';

@@ -1,0 +1,31 @@
+import { CryptoError } from '../errors.js';
+
+/*
+ * Hex as it crosses HTTP: lowercase, no 0x prefix, even length. Decoding is strict so that each
+ * value has exactly one accepted spelling (no case variants to slip past signature checks or
+ * replay caches keyed by the string).
+ */
+
+const HEX = /^(?:[0-9a-f]{2})*$/;
+
+/** Lowercase hex of `bytes`. */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * Decodes lowercase hex; `length` (in bytes) is enforced when given. Errors are
+ * INVALID_ENCODING and name `field`.
+ */
+export function fromHex(value: unknown, field: string, length?: number): Uint8Array {
+  if (typeof value !== 'string') throw new CryptoError('INVALID_ENCODING', `${field} must be a hex string, got ${typeof value}`);
+  if (!HEX.test(value)) throw new CryptoError('INVALID_ENCODING', `${field} must be lowercase hex of even length`);
+  if (length !== undefined && value.length !== length * 2) {
+    throw new CryptoError('INVALID_ENCODING', `${field} must be ${length} bytes (${length * 2} hex chars), got ${value.length / 2}`);
+  }
+  const out = new Uint8Array(value.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(value.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
