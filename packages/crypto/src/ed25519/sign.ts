@@ -62,9 +62,21 @@ export function signRound1ServerEd25519(keygen2: KeyPackage): { nonces: SigningN
   return { nonces, commitment0: commitments };
 }
 
+/** commitment0 must be the server's (identifier 2) and commitment1 the client's (identifier 1). */
+function assertLabels(args: { commitment0: SigningCommitments; commitment1: SigningCommitments }): void {
+  for (const [field, id] of [['commitment0', 2], ['commitment1', 1]] as const) {
+    const c: unknown = args[field];
+    assertObject(c, field);
+    if (c.identifier !== id) {
+      throw new CryptoError('INVALID_COMMITMENT', `${field} must carry identifier ${id}, got ${String(c.identifier)}`, [id]);
+    }
+  }
+}
+
 function round2(args: Ed25519Round2Args, id: ParticipantId, role: string): Uint8Array {
   assertObject(args, 'args');
   assertRole(args.keyPackage, id, role);
+  assertLabels(args);
   return frostEd25519.round2({
     msg: args.msg,
     keyPackage: args.keyPackage,
@@ -90,6 +102,7 @@ export function signRound2ServerEd25519(args: Ed25519Round2Args): Uint8Array {
  */
 export function aggregateEd25519(args: Ed25519AggregateArgs): Uint8Array {
   assertObject(args, 'args');
+  assertLabels(args);
   return frostEd25519.aggregate({
     msg: args.msg,
     publicKeyPackage: args.publicKeyPackage,

@@ -76,27 +76,38 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     }
   }
 
-  function assertKeyPackage(kp: unknown, name: string): asserts kp is KeyPackage {
+  /*
+   * Point checks cost a subgroup test (~one scalar multiplication) each and noble repeats them
+   * inside every protocol call. So the signing path checks only shapes up front (full = false)
+   * and, if noble rejects something, re-runs the checks in full to report which field and which
+   * participant was at fault. Key-package checks and wire decoding always run in full.
+   */
+  function point(bytes: unknown, name: string, full: boolean, culprit?: ParticipantId): void {
+    if (full) parsePoint(bytes as Uint8Array, name, culprit);
+    else assertBytes(bytes, name, pointBytes);
+  }
+
+  function assertKeyPackage(kp: unknown, name: string, full: boolean): asserts kp is KeyPackage {
     assertObject(kp, name);
     assertInteger(kp.identifier, `${name}.identifier`, 1, 2);
     if (kp.minSigners !== 2) throw new CryptoError('INVALID_INPUT', `${name}.minSigners must be 2`);
     parseScalar(kp.signingShare as Uint8Array, `${name}.signingShare`);
-    parsePoint(kp.verifyingShare as Uint8Array, `${name}.verifyingShare`);
-    parsePoint(kp.verifyingKey as Uint8Array, `${name}.verifyingKey`);
+    point(kp.verifyingShare, `${name}.verifyingShare`, full);
+    point(kp.verifyingKey, `${name}.verifyingKey`, full);
   }
 
-  function assertPublicKeyPackage(pkp: unknown, name: string): asserts pkp is PublicKeyPackage {
+  function assertPublicKeyPackage(pkp: unknown, name: string, full: boolean): asserts pkp is PublicKeyPackage {
     assertObject(pkp, name);
-    parsePoint(pkp.verifyingKey as Uint8Array, `${name}.verifyingKey`);
+    point(pkp.verifyingKey, `${name}.verifyingKey`, full);
     assertObject(pkp.verifyingShares, `${name}.verifyingShares`);
-    for (const id of IDS) parsePoint(pkp.verifyingShares[id] as Uint8Array, `${name}.verifyingShares[${id}]`, id);
+    for (const id of IDS) point(pkp.verifyingShares[id], `${name}.verifyingShares[${id}]`, full, id);
   }
 
-  function assertCommitments(c: unknown, name: string, id: ParticipantId): asserts c is SigningCommitments {
+  function assertCommitments(c: unknown, name: string, id: ParticipantId, full: boolean): asserts c is SigningCommitments {
     assertObject(c, name);
     if (c.identifier !== id) throw new CryptoError('INVALID_COMMITMENT', `${name}.identifier must be ${id}, got ${String(c.identifier)}`, [id]);
-    parsePoint(c.hiding as Uint8Array, `${name}.hiding`, id);
-    parsePoint(c.binding as Uint8Array, `${name}.binding`, id);
+    point(c.hiding, `${name}.hiding`, full, id);
+    point(c.binding, `${name}.binding`, full, id);
   }
 
   function assertNonces(n: unknown, name: string): asserts n is SigningNonces {
@@ -119,14 +130,14 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     list.map((c) => ({ identifier: idHex(c.identifier), hiding: c.hiding, binding: c.binding }));
 
   /** Orders the two commitments by identifier and checks both are present exactly once. */
-  function commitmentList(commitments: readonly unknown[]): SigningCommitments[] {
+  function commitmentList(commitments: readonly unknown[], full = false): SigningCommitments[] {
     if (!Array.isArray(commitments) || commitments.length !== 2) {
       throw new CryptoError('INVALID_INPUT', 'commitments must be an array of the two participants\u2019 commitments');
     }
     const byId = new Map<unknown, unknown>(commitments.map((c) => [(c as { identifier?: unknown } | null)?.identifier, c]));
     return IDS.map((id) => {
       const c = byId.get(id);
-      assertCommitments(c, `commitments of participant ${id}`, id);
+      assertCommitments(c, `commitments of participant ${id}`, id, full);
       return c;
     });
   }
@@ -163,8 +174,8 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
    * key (Y = 2·Y1 − Y2 for identifiers 1, 2). Throws KEY_MISMATCH otherwise.
    */
   function checkKeyPackage(keyPackage: KeyPackage, publicKeyPackage: PublicKeyPackage): void {
-    assertKeyPackage(keyPackage, 'keyPackage');
-    assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage');
+    assertKeyPackage(keyPackage, 'keyPackage', true);
+    assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage', true);
     const id = keyPackage.identifier;
     const share = parseScalar(keyPackage.signingShare, 'keyPackage.signingShare');
     if (!Point.BASE.multiply(share).equals(parsePoint(publicKeyPackage.verifyingShares[id], 'verifyingShare'))) {
@@ -187,7 +198,7 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
 
   /** Round 1: fresh nonces and their commitments for `keyPackage.identifier`. */
   function round1(keyPackage: KeyPackage, rng?: RNG): Round1Output {
-    assertKeyPackage(keyPackage, 'keyPackage');
+    assertKeyPackage(keyPackage, 'keyPackage', false);
     const { nonces, commitments } = frost.commit(toNobleSecret(keyPackage), rng);
     return {
       nonces: { hiding: nonces.hiding, binding: nonces.binding },
@@ -208,7 +219,7 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     assertObject(args, 'args');
     const { msg, keyPackage, nonces } = args;
     assertBytes(msg, 'msg');
-    assertKeyPackage(keyPackage, 'keyPackage');
+    assertKeyPackage(keyPackage, 'keyPackage', false);
     assertNonces(nonces, 'nonces');
     const list = commitmentList(args.commitments);
     const pub: FrostPublic = {
@@ -219,7 +230,9 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     try {
       return frost.signShare(toNobleSecret(keyPackage), pub, nonces, toNobleCommitments(list), msg);
     } catch (e) {
-      // The only input left that noble rejects here is our own commitment not matching our nonces.
+      commitmentList(list, true); // names a peer's invalid point, if that is what noble rejected
+      parsePoint(keyPackage.verifyingKey, 'keyPackage.verifyingKey');
+      // What is left for noble to reject: our own commitment does not match our nonces.
       throw new CryptoError('INVALID_COMMITMENT', `round 2 rejected: ${(e as Error).message}`, [keyPackage.identifier]);
     }
   }
@@ -238,7 +251,7 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     assertObject(args, 'args');
     const { msg, publicKeyPackage, signatureShares } = args;
     assertBytes(msg, 'msg');
-    assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage');
+    assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage', false);
     const list = commitmentList(args.commitments);
     assertObject(signatureShares, 'signatureShares');
     for (const id of IDS) parseShare(signatureShares[id], id);
@@ -250,7 +263,12 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     } catch (e) {
       const cheaters = (e as { cheaters?: string[] }).cheaters ?? [];
       const culprits = IDS.filter((id) => cheaters.includes(idHex(id)));
-      throw new CryptoError('INVALID_SIGNATURE_SHARE', `signature share of participant ${culprits.join(', ') || '?'} is invalid`, culprits);
+      if (culprits.length > 0) {
+        throw new CryptoError('INVALID_SIGNATURE_SHARE', `signature share of participant ${culprits.join(' and ')} is invalid`, culprits);
+      }
+      commitmentList(list, true);
+      assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage', true);
+      throw new CryptoError('INVALID_SIGNATURE', `aggregation failed: ${(e as Error).message}`);
     }
   }
 
@@ -267,11 +285,12 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   function verify(signature: Uint8Array, msg: Uint8Array, verifyingKey: Uint8Array): boolean {
     assertBytes(signature, 'signature', pointBytes + Fn.BYTES);
     assertBytes(msg, 'msg');
-    parsePoint(verifyingKey, 'verifyingKey');
+    assertBytes(verifyingKey, 'verifyingKey', pointBytes);
     try {
-      return frost.verify(signature, msg, verifyingKey);
+      return frost.verify(nb(signature), nb(msg), nb(verifyingKey));
     } catch {
-      return false; // undecodable R or non-canonical z: not a valid signature
+      parsePoint(verifyingKey, 'verifyingKey'); // an unusable key is the caller's error...
+      return false; // ...an undecodable R or non-canonical z is just an invalid signature
     }
   }
 
