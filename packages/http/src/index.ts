@@ -6,3 +6,4 @@ export { routeLabel } from './request-context.js';
 export type { ReadinessCheck } from './infra-routes.js';
 export { listen, onShutdown, type RunningServer } from './server.js';
 export { listMountedRoutes } from './introspect.js';
+export { rateLimitGuard, type RateLimitOptions } from './rate-limit.js';

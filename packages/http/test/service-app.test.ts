@@ -193,3 +193,21 @@ describe('createServiceApp', () => {
     expect(doc.body.openapi).toBe('3.1.0');
   });
 });
+
+describe('rateLimitGuard', () => {
+  it('answers 429 in the envelope past the limit', async () => {
+    const { rateLimitGuard } = await import('../src/index.js');
+    const guard = rateLimitGuard({ name: 'testLimit', windowMs: 60_000, limit: 2 });
+    const { app } = createServiceApp({
+      name: 'rl',
+      logger: winston.createLogger({ silent: true }),
+      routes: [defineRoute({ method: 'post', path: '/login', summary: 'login', guards: [guard], handler: () => null })],
+    });
+    expect((await request(app).post('/login')).status).toBe(200);
+    expect((await request(app).post('/login')).status).toBe(200);
+    const third = await request(app).post('/login');
+    expect(third.status).toBe(429);
+    expect(third.body).toEqual({ success: false, code: 'RATE_LIMITED', msg: 'Too many requests, try again later' });
+    expect(third.headers['retry-after']).toBeDefined();
+  });
+});
