@@ -1,0 +1,2 @@
+// `pnpm bench:crypto`: each suite runs when imported; one line per suite, in order.
+import './ed25519.js';
