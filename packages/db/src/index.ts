@@ -1,0 +1,15 @@
+// Public API of @svc/db. Test helpers are in '@svc/db/testing'.
+export * from './generated/prisma/client.js';
+export { createDb, pingDb, type CreateDbOptions } from './client.js';
+export { migrate, readMigrations, MAIN_MIGRATIONS_DIR, type MigrateOptions, type MigrateResult, type MigrationFile } from './migrate.js';
+export {
+  ensureDatabase,
+  repositoryRoot,
+  DEFAULT_DATABASE_NAME,
+  type EnsureDatabaseOptions,
+  type EnsuredDatabases,
+} from './ensure-database.js';
+export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded.js';
+export { createDatabaseIfMissing, databaseExists, dropDatabase } from './server-admin.js';
+export { connectionFields, connectionUrl, withDatabase, type ConnectionFields } from './connection.js';
+export { DEFAULT_EMBEDDED_PORT } from './env.js';
