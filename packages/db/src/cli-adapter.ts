@@ -8,10 +8,6 @@ import { connectionFields } from './connection.js';
 const CATALOG_TEXT_OIDS = new Set([18, 19]);
 const TEXT_OID = 25;
 
-// adapter-pg drops its shadow database while its own pool still holds a connection to it, so
-// the drop fails ("being accessed by other users"); forcing it closes that idle connection.
-const SHADOW_DROP = /^DROP DATABASE "prisma_migrate_shadow_db_[0-9a-f-]+"$/;
-
 function catalogColumnsAsText(result: pg.QueryResult | undefined): void {
   for (const field of result?.fields ?? []) {
     if (CATALOG_TEXT_OIDS.has(field.dataTypeID)) field.dataTypeID = TEXT_OID;
@@ -22,9 +18,6 @@ class CatalogTextClient extends pg.Client {
   // pg's query() has many overloads: the adapter's queries arrive as promises (on a
   // transaction's client) or with a callback (through Pool.query); both results are adjusted.
   override query(...args: unknown[]): never {
-    if (typeof args[0] === 'string' && SHADOW_DROP.test(args[0].trim())) {
-      args[0] = `${args[0].trim()} WITH (FORCE)`;
-    }
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback === 'function') {
@@ -45,15 +38,15 @@ class CatalogTextClient extends pg.Client {
 }
 
 /**
- * The driver adapter the Prisma CLI uses for `migrate status` / `migrate deploy`. Discrete
+ * The driver adapter the Prisma CLI uses (`prisma migrate status|deploy`). Discrete
  * connection fields, not a connection string: with a string, adapter-pg's shadow database
  * silently points at the main database.
  */
 export function migrationCliAdapter(url = readDbEnv().databaseUrl): PrismaPg {
-  // The CLI builds the adapter even for commands that never connect (`migrate diff` between
-  // schema files). pg connects lazily, so without DATABASE_URL those still work, and the
-  // others fail on connecting to this placeholder.
-  const target = url ?? 'postgresql://set-DATABASE_URL@localhost:5432/set-DATABASE_URL';
+  // The CLI builds the adapter even for commands that never query (`migrate diff` between
+  // schema files); pg connects lazily, so without DATABASE_URL those still work as long as
+  // something listens here, and the others fail with "can't reach database server".
+  const target = url ?? 'postgresql://postgres@localhost:5432/postgres';
   // allowExitOnIdle: otherwise idle pooled connections keep the CLI alive for 10 s after it is done.
   return new PrismaPg({ ...connectionFields(target), Client: CatalogTextClient, allowExitOnIdle: true });
 }
