@@ -1,5 +1,6 @@
 // Public API of @svc/db. Test helpers are in '@svc/db/testing'.
 export * from './generated/prisma/client.js';
+export { isUniqueViolation, uniqueViolationFields } from './errors.js';
 export { createDb, pingDb, type CreateDbOptions } from './client.js';
 export { migrate, readMigrations, MAIN_MIGRATIONS_DIR, type MigrateOptions, type MigrateResult, type MigrationFile } from './migrate.js';
 export {

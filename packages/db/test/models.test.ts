@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Prisma, pingDb, type PrismaClient } from '../src/index.js';
+import { Prisma, isUniqueViolation, pingDb, uniqueViolationFields, type PrismaClient } from '../src/index.js';
 import { startTestDatabase, type TestDatabase } from '../src/testing.js';
 
 let t: TestDatabase;
@@ -13,21 +13,16 @@ afterAll(() => t.stop());
 const uniqueEmail = (who: string) => `${who}-${randomUUID()}@example.test`;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
-function uniqueViolation(error: unknown): string[] | undefined {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    return ((error.meta?.target ?? error.meta?.driverAdapterError) as string[] | undefined) ?? [];
-  }
-  return undefined;
-}
-
-async function expectP2002(promise: Promise<unknown>): Promise<void> {
+/** Expects a unique violation (P2002) on a constraint covering `fields`. */
+async function expectP2002(promise: Promise<unknown>, fields: string[]): Promise<void> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
   expect((error as Prisma.PrismaClientKnownRequestError).code).toBe('P2002');
-  expect(uniqueViolation(error)).toBeDefined();
+  expect(uniqueViolationFields(error)).toEqual(fields);
+  expect(isUniqueViolation(error, fields[0])).toBe(true);
 }
 
 async function makeWallet(curve: 'secp256k1' | 'ed25519' = 'ed25519') {
@@ -73,9 +68,9 @@ test('customer with logo, dashboard users and API keys; deleting the customer ca
   expect(read.apiKeys[0]).toMatchObject({ keyPrefix: 'svc_abcdefgh', label: 'production', revokedAt: null, lastUsedAt: null });
 
   const key = read.apiKeys[0]!;
-  await expectP2002(db.apiKey.create({ data: { customerId: customer.id, keyPrefix: 'x', keyHash: key.keyHash, label: 'dup' } }));
+  await expectP2002(db.apiKey.create({ data: { customerId: customer.id, keyPrefix: 'x', keyHash: key.keyHash, label: 'dup' } }), ['key_hash']);
   await expectP2002(
-    db.customerDashboardUser.create({ data: { customerId: customer.id, email: read.dashboardUsers[0]!.email, passwordHash: 'x' } }),
+    db.customerDashboardUser.create({ data: { customerId: customer.id, email: read.dashboardUsers[0]!.email, passwordHash: 'x' } }), ['email'],
   );
 
   await db.customer.delete({ where: { id: customer.id } });
@@ -87,12 +82,12 @@ test('admin users have unique emails', async () => {
   const email = uniqueEmail('admin');
   const admin = await db.adminUser.create({ data: { email, passwordHash: 'h' } });
   expect(admin.createdAt).toBeInstanceOf(Date);
-  await expectP2002(db.adminUser.create({ data: { email, passwordHash: 'h' } }));
+  await expectP2002(db.adminUser.create({ data: { email, passwordHash: 'h' } }), ['email']);
 });
 
 test('users are unique per (auth type, provider subject); one wallet per curve; public keys unique', async () => {
   const { user, wallet } = await makeWallet('ed25519');
-  await expectP2002(db.user.create({ data: { email: uniqueEmail('x'), authType: 'GOOGLE', providerSubject: user.providerSubject } }));
+  await expectP2002(db.user.create({ data: { email: uniqueEmail('x'), authType: 'GOOGLE', providerSubject: user.providerSubject } }), ['auth_type', 'provider_subject']);
   // The same subject at another provider is another identity.
   await db.user.create({ data: { email: user.email, authType: 'APPLE', providerSubject: user.providerSubject } });
 
@@ -114,10 +109,10 @@ test('users are unique per (auth type, provider subject); one wallet per curve; 
   await expectP2002(
     db.wallet.create({
       data: { ...secp, id: undefined, publicKey: hex(33), createdAt: undefined, updatedAt: undefined },
-    }),
+    }), ['user_id', 'curve'],
   );
   const other = await makeWallet();
-  await expectP2002(db.wallet.update({ where: { id: other.wallet.id }, data: { publicKey: wallet.publicKey } }));
+  await expectP2002(db.wallet.update({ where: { id: other.wallet.id }, data: { publicKey: wallet.publicKey } }), ['public_key']);
 });
 
 test('TSS session with JSON state, stages (unique per session) and its customer / API key', async () => {
@@ -149,7 +144,7 @@ test('TSS session with JSON state, stages (unique per session) and its customer 
   expect(read.wallet?.id).toBe(wallet.id);
   expect(read.apiKey?.id).toBe(apiKey.id);
 
-  await expectP2002(db.tssStage.create({ data: { sessionId: session.id, name: 'round1' } }));
+  await expectP2002(db.tssStage.create({ data: { sessionId: session.id, name: 'round1' } }), ['session_id', 'name']);
   await db.tssStage.create({ data: { sessionId: session.id, name: 'round2' } });
 
   // Compare-and-swap on stateVersion: only the request that read version 0 may advance it.
@@ -171,10 +166,10 @@ test('key share nodes and the per-wallet node status', async () => {
   const name = `node-${randomUUID()}`;
   const node = await db.keyShareNode.create({ data: { name, endpoint: 'http://127.0.0.1:4201' } });
   expect(node.status).toBe('ACTIVE');
-  await expectP2002(db.keyShareNode.create({ data: { name, endpoint: 'http://127.0.0.1:4202' } }));
+  await expectP2002(db.keyShareNode.create({ data: { name, endpoint: 'http://127.0.0.1:4202' } }), ['name']);
 
   await db.walletKeyShareNodeStatus.create({ data: { walletId: wallet.id, nodeId: node.id, status: 'ACTIVE' } });
-  await expectP2002(db.walletKeyShareNodeStatus.create({ data: { walletId: wallet.id, nodeId: node.id, status: 'ACTIVE' } }));
+  await expectP2002(db.walletKeyShareNodeStatus.create({ data: { walletId: wallet.id, nodeId: node.id, status: 'ACTIVE' } }), ['wallet_id', 'node_id']);
   const lost = await db.walletKeyShareNodeStatus.update({
     where: { walletId_nodeId: { walletId: wallet.id, nodeId: node.id } },
     data: { status: 'UNRECOVERABLE_DATA_LOSS' },
@@ -208,13 +203,13 @@ test('email verification codes are consumed once', async () => {
 test('revoked tokens and witnessed ID tokens are unique', async () => {
   const jti = randomUUID();
   await db.revokedToken.create({ data: { jti, expiresAt: new Date(Date.now() + 3_600_000) } });
-  await expectP2002(db.revokedToken.create({ data: { jti, expiresAt: new Date() } }));
+  await expectP2002(db.revokedToken.create({ data: { jti, expiresAt: new Date() } }), ['jti']);
   expect(await db.revokedToken.findUnique({ where: { jti } })).not.toBeNull();
 
   const { user } = await makeWallet();
   const tokenHash = hex(32);
   await db.witnessedIdToken.create({ data: { tokenHash, userId: user.id, authType: 'GOOGLE', purpose: 'keygen', expiresAt: new Date() } });
-  await expectP2002(db.witnessedIdToken.create({ data: { tokenHash, authType: 'GOOGLE', purpose: 'reshare', expiresAt: new Date() } }));
+  await expectP2002(db.witnessedIdToken.create({ data: { tokenHash, authType: 'GOOGLE', purpose: 'reshare', expiresAt: new Date() } }), ['token_hash']);
   expect((await db.user.findUniqueOrThrow({ where: { id: user.id }, include: { witnessedIdTokens: true } })).witnessedIdTokens).toHaveLength(1);
 });
 
