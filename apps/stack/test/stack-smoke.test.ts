@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const appDir = resolve(import.meta.dirname, '..');
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.once('error', rej);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => res(port));
+    });
+  });
+}
+
+async function healthy(url: string): Promise<boolean> {
+  return fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+}
+
+/** Spawns the stack exactly as `pnpm start` does, on a throwaway data directory. */
+describe('pnpm start', () => {
+  it('starts the whole stack, answers /health on the gateway and every node, and stops cleanly', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'stack-'));
+    const output: string[] = [];
+    const child = spawn(join(appDir, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
+      cwd: appDir,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        STACK_DATA_DIR: dataDir,
+        EMBEDDED_PG_DATA_DIR: join(dataDir, 'postgres'),
+        EMBEDDED_PG_PORT: String(await freePort()),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
+    const exited = new Promise<number | null>((res) => child.once('exit', res));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!output.join('').includes('ready in') && Date.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`stack exited early:\n${output.join('')}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(output.join('')).toContain('ready in');
+      for (const port of [4200, 4201, 4202, 4203, 4210, 4220, 4230]) {
+        expect(await healthy(`http://127.0.0.1:${port}/health`)).toBe(true);
+      }
+      const docs = await fetch('http://127.0.0.1:4200/docs/');
+      expect(await docs.text()).toContain('swagger-ui');
+    } finally {
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+      await rm(dataDir, { recursive: true, force: true });
+      expect(code).toBe(0);
+    }
+    for (const port of [4200, 4201, 4210]) expect(await healthy(`http://127.0.0.1:${port}/health`)).toBe(false);
+  }, 150_000);
+});
