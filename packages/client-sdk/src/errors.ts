@@ -1,0 +1,45 @@
+import type { ErrorCode } from '@svc/envelope';
+
+/**
+ * Codes for failures the SDK detects itself, apart from the server's codes (spec §7 and
+ * @svc/envelope's ERROR_STATUS). Their status is 0: no HTTP answer carried them.
+ */
+export const CLIENT_ERROR_CODES = [
+  'NETWORK_ERROR', // fetch rejected: DNS, refused connection, CORS, offline
+  'TIMEOUT', // the request outlived its time limit
+  'INVALID_RESPONSE', // the server's body was not the spec §2 envelope
+  'INVALID_ARGUMENT', // the app passed something the method cannot sign
+  'INVALID_SIGNATURE', // a signer produced a signature that does not verify: never returned to the app
+  'NOT_A_SIGNER', // the transaction does not ask this wallet for a signature
+  'RPC_ERROR', // a chain JSON-RPC node answered with an error
+] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+
+/** A server code we know, one we do not know yet (newer server), or a client-side code. */
+export type SvcErrorCode = ErrorCode | ClientErrorCode | (string & {});
+
+/**
+ * The one error type the SDK throws. `code` and `msg` are the server's envelope fields as
+ * received when the failure came from the service; `status` is the HTTP status, or 0 when the
+ * SDK detected the failure itself.
+ */
+export class SvcError extends Error {
+  override readonly name = 'SvcError';
+  constructor(
+    readonly code: SvcErrorCode,
+    readonly msg: string,
+    readonly status: number = 0,
+    options?: { cause?: unknown },
+  ) {
+    super(`${code}: ${msg}`, options);
+  }
+
+  /** True when the service itself answered with this error (an envelope with success false). */
+  get fromServer(): boolean {
+    return this.status !== 0 && !(CLIENT_ERROR_CODES as readonly string[]).includes(this.code);
+  }
+}
+
+export function isSvcError(value: unknown, code?: SvcErrorCode): value is SvcError {
+  return value instanceof SvcError && (code === undefined || value.code === code);
+}

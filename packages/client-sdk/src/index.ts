@@ -1,0 +1,11 @@
+export { SvcError, isSvcError, CLIENT_ERROR_CODES, type ClientErrorCode, type SvcErrorCode } from './errors.js';
+export { HttpClient, decodeEnvelope, type HttpClientOptions, type RequestOptions, type FetchLike } from './http/http-client.js';
+export { MemoryShareStorage, shareStorageKey, type ShareStorage, type ShareCurve } from './storage/share-storage.js';
+export { WebStorageShareStorage, type WebStorageLike } from './storage/web-storage.js';
+export { IndexedDbShareStorage } from './storage/indexed-db-storage.js';
+export type { Signers, Ed25519Signer, Secp256k1Signer, Secp256k1RawSignature } from './signers.js';
+export { signDigest, type Secp256k1Signature } from './chains/secp256k1-signature.js';
+export { signEd25519 } from './chains/ed25519-signature.js';
+export { EthereumWallet, type EthereumWalletOptions, type EthereumSendRequest } from './chains/ethereum/ethereum-wallet.js';
+export { toViemAccount } from './chains/ethereum/viem-account.js';
+export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
