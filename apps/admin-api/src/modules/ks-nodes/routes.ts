@@ -1,0 +1,108 @@
+import { defineRoute, type RouteDef } from '@svc/http';
+import type { ParamSchema } from 'express-validator';
+import { API_PREFIX, type AdminContext } from '../../context.js';
+import { changeNode, createNode, getAllNodes, removeNode } from './service.js';
+
+export const ksNodeSchema = {
+  type: 'object',
+  required: ['node_id', 'name', 'endpoint', 'status', 'active_wallet_share_count', 'created_at', 'updated_at'],
+  properties: {
+    node_id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    endpoint: { type: 'string', format: 'uri' },
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
+    active_wallet_share_count: { type: 'integer', description: 'Wallets whose backup share on this node is ACTIVE' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const nodeIdRule: ParamSchema = {
+  exists: { errorMessage: 'node_id is required', bail: true },
+  isUUID: { errorMessage: 'node_id must be a UUID' },
+};
+
+const endpointRule: ParamSchema = {
+  exists: { errorMessage: 'endpoint is required', bail: true },
+  isString: { errorMessage: 'endpoint must be a string', bail: true },
+  isLength: { options: { max: 2048 }, errorMessage: 'endpoint must be at most 2048 characters', bail: true },
+  isURL: {
+    options: { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    errorMessage: 'endpoint must be an http or https URL',
+  },
+};
+
+export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
+  const tags = ['key share nodes'];
+  const base = { tags, guards: [ctx.adminAuth] };
+  const statusRoute = (action: 'activate' | 'deactivate', status: 'ACTIVE' | 'INACTIVE') =>
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: `${API_PREFIX}/ks_node/${action}_ks_node`,
+      summary: `Sets a key share node ${status} (idempotent)`,
+      description:
+        status === 'INACTIVE'
+          ? 'An inactive node is left out of new share registrations and recoveries; its data is kept.'
+          : 'The node takes part in registrations and recoveries again.',
+      body: { node_id: nodeIdRule },
+      errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
+      response: ksNodeSchema,
+      handler: (req) => changeNode(ctx.db, req.body.node_id, { status }),
+    });
+
+  return [
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: `${API_PREFIX}/ks_node/get_all_ks_nodes`,
+      summary: 'Every registered key share node, by name',
+      errors: ['FORBIDDEN'],
+      response: { type: 'object', required: ['nodes'], properties: { nodes: { type: 'array', items: ksNodeSchema } } },
+      handler: () => getAllNodes(ctx.db),
+    }),
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: `${API_PREFIX}/ks_node/create_ks_node`,
+      summary: 'Registers a key share node (ACTIVE)',
+      body: {
+        name: {
+          exists: { errorMessage: 'name is required', bail: true },
+          isString: { errorMessage: 'name must be a string', bail: true },
+          matches: { options: /^[a-z0-9][a-z0-9-]{0,62}$/, errorMessage: 'name must be 1 to 63 lower-case letters, digits or dashes' },
+        },
+        endpoint: endpointRule,
+      },
+      status: 201,
+      errors: ['FORBIDDEN', 'KS_NODE_ALREADY_EXISTS'],
+      response: ksNodeSchema,
+      handler: (req) => createNode(ctx.db, req.body.name, req.body.endpoint),
+    }),
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: `${API_PREFIX}/ks_node/update_ks_node`,
+      summary: "Changes a key share node's endpoint (the node moved)",
+      description:
+        "The name cannot change: a node's Shamir x-coordinate is derived from its name, so renaming would make its shares unusable.",
+      body: { node_id: nodeIdRule, endpoint: endpointRule },
+      errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
+      response: ksNodeSchema,
+      handler: (req) => changeNode(ctx.db, req.body.node_id, { endpoint: req.body.endpoint }),
+    }),
+    statusRoute('activate', 'ACTIVE'),
+    statusRoute('deactivate', 'INACTIVE'),
+    defineRoute({
+      ...base,
+      method: 'post',
+      path: `${API_PREFIX}/ks_node/delete_ks_node`,
+      summary: 'Deletes an INACTIVE key share node from the registry',
+      description: 'An ACTIVE node answers 409 KS_NODE_ACTIVE: deactivate it first.',
+      body: { node_id: nodeIdRule },
+      errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND', 'KS_NODE_ACTIVE'],
+      response: { type: 'object', required: ['node_id'], properties: { node_id: { type: 'string', format: 'uuid' } } },
+      handler: (req) => removeNode(ctx.db, req.body.node_id),
+    }),
+  ];
+}

@@ -1,0 +1,17 @@
+import type { PrismaClient, TssActivationSetting } from '@svc/db';
+
+// The singleton row (id 1); no row means the defaults (signing enabled). tss-api reads it
+// before opening a signing session.
+const SINGLETON = 1;
+
+export function readActivationSetting(db: PrismaClient): Promise<TssActivationSetting | null> {
+  return db.tssActivationSetting.findUnique({ where: { id: SINGLETON } });
+}
+
+export function writeActivationSetting(db: PrismaClient, signingEnabled: boolean): Promise<TssActivationSetting> {
+  return db.tssActivationSetting.upsert({
+    where: { id: SINGLETON },
+    create: { id: SINGLETON, signingEnabled },
+    update: { signingEnabled },
+  });
+}

@@ -1,0 +1,45 @@
+import type { EnvReader } from '@svc/config';
+import type { MailConfig } from '@svc/mailer';
+
+/** Configuration both account services read (each from its own env.ts). */
+export interface AccountServiceConfig {
+  port: number;
+  host: string;
+  logLevel: string;
+  /** External PostgreSQL; undefined means the embedded server of `pnpm start`. */
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  /** JWT lifetime: seconds, or a number with s/m/h/d (default 1h, spec §5 rule 2). */
+  jwtExpiresIn: string;
+}
+
+const SPAN = /^\d+\s*(s|m|h|d)?$/;
+
+export function readAccountServiceConfig(env: EnvReader, defaultPort: number): AccountServiceConfig {
+  const databaseUrl = env.optionalUrl('DATABASE_URL');
+  const jwtExpiresIn = env.string('JWT_EXPIRES_IN', '1h');
+  if (!SPAN.test(jwtExpiresIn)) env.fail(`JWT_EXPIRES_IN must be seconds or a number with s, m, h or d (e.g. 1h), got "${jwtExpiresIn}"`);
+  return {
+    port: env.port('PORT', defaultPort),
+    host: env.string('HOST', '0.0.0.0'),
+    logLevel: env.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'http', 'debug', 'silent'] as const, 'info'),
+    databaseUrl,
+    jwtSecret: env.secret('JWT_SECRET', 32),
+    jwtExpiresIn: /^\d+$/.test(jwtExpiresIn) ? jwtExpiresIn : jwtExpiresIn.replace(/\s+/g, ''),
+  };
+}
+
+/** SMTP (spec §5 rule 5): SMTP_HOST unset means the in-process server writing to MAIL_SPOOL_DIR. */
+export function readMailConfig(env: EnvReader): MailConfig {
+  const host = env.optionalString('SMTP_HOST');
+  const port = env.port('SMTP_PORT', 587);
+  if (host && port !== 587) env.fail(`SMTP_PORT must be 587, got ${port}`);
+  return {
+    host,
+    port,
+    user: env.optionalString('SMTP_USER'),
+    pass: env.optionalString('SMTP_PASS'),
+    from: env.string('FROM_EMAIL', 'no-reply@svc.local'),
+    devSpoolDir: env.optionalString('MAIL_SPOOL_DIR'),
+  };
+}
