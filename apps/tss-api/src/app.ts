@@ -1,0 +1,94 @@
+import { ServiceJwt, createIdTokenVerifier, type IdTokenVerifier } from '@svc/auth';
+import { pingDb, type PrismaClient } from '@svc/db';
+import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
+import type { Mailer } from '@svc/mailer';
+import type { ShareCipher } from '@svc/share-cipher';
+import type { TssApiConfig } from './env.js';
+import { createGuards } from './guards.js';
+import { apiKeyRepo } from './modules/api-keys/repo.js';
+import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
+import { emailLoginRepo } from './modules/email-login/repo.js';
+import { emailLoginRoutes } from './modules/email-login/routes.js';
+import { emailLoginService } from './modules/email-login/service.js';
+import { keygenRepo } from './modules/keygen/repo.js';
+import { keygenRoutes } from './modules/keygen/routes.js';
+import { keygenService } from './modules/keygen/service.js';
+import { keyshareRepo } from './modules/keyshare/repo.js';
+import { keyshareRoutes } from './modules/keyshare/routes.js';
+import { keyshareService } from './modules/keyshare/service.js';
+import { sessionsRepo } from './modules/sessions/repo.js';
+import { sessionRoutes } from './modules/sessions/routes.js';
+import { sessionsService } from './modules/sessions/service.js';
+import { signEd25519Repo } from './modules/sign-ed25519/repo.js';
+import { signEd25519Routes } from './modules/sign-ed25519/routes.js';
+import { signEd25519Service } from './modules/sign-ed25519/service.js';
+import { usersRepo } from './modules/users/repo.js';
+import { userRoutes } from './modules/users/routes.js';
+import { usersService } from './modules/users/service.js';
+
+export interface TssApiDeps {
+  config: TssApiConfig;
+  db: PrismaClient;
+  mailer: Mailer;
+  /** The email login's ID token signer (createEmailIdTokenIssuer). */
+  emailIdTokens: EmailIdTokenIssuer;
+  /** Default: built from config.shareCipher. */
+  cipher?: ShareCipher;
+  logger?: Logger;
+}
+
+export interface TssApi extends ServiceApp {
+  verifier: IdTokenVerifier;
+  jwt: ServiceJwt;
+  keyshare: ReturnType<typeof keyshareService>;
+}
+
+/** tss-api: /tss/v1 (users, email login, keygen, sessions) and /tss/v2 (Ed25519 signing). No listen. */
+export function createApp(deps: TssApiDeps): TssApi {
+  const { config, db } = deps;
+  const logger = deps.logger ?? createLogger('tss-api', config.logLevel);
+  const cipher = deps.cipher ?? config.shareCipher();
+  const jwt = new ServiceJwt({ secret: config.jwt.secret, expiresIn: config.jwt.expiresIn });
+  const verifier = createIdTokenVerifier({
+    ...config.providers,
+    ...(config.emailLogin.enabled
+      ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
+      : {}),
+  });
+  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, logger });
+
+  const users = usersRepo(db);
+  const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
+  const sessions = sessionsService(sessionsRepo(db));
+  const routes = [
+    ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
+    ...(config.emailLogin.enabled
+      ? emailLoginRoutes(
+          emailLoginService(emailLoginRepo(db), deps.mailer, deps.emailIdTokens, {
+            codeTtlMinutes: config.emailLogin.codeTtlMinutes,
+            maxAttempts: config.emailLogin.maxAttempts,
+            serverSecret: config.jwt.secret,
+          }),
+          deps.emailIdTokens,
+          { rateLimit: config.emailLogin.rateLimit },
+        )
+      : []),
+    ...keyshareRoutes(keyshare, users, guards),
+    ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
+    ...sessionRoutes(sessions, guards),
+    ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
+  ];
+
+  const service = createServiceApp({
+    name: 'tss-api',
+    description:
+      'Users and sign-in, email login, keygen, TSS sessions (/tss/v1) and Ed25519 FROST signing (/tss/v2). Authentication: docs/auth.md; ' +
+      'shapes: docs/api/tss-ed25519.md.',
+    routes,
+    logger,
+    ready: async () => {
+      if (!(await pingDb(db))) throw new Error('database unreachable');
+    },
+  });
+  return { ...service, verifier, jwt, keyshare };
+}

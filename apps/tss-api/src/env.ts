@@ -1,0 +1,165 @@
+import { EnvReader } from '@svc/config';
+import type { IdTokenProvidersConfig, OidcProviderConfig } from '@svc/auth';
+import type { MailConfig } from '@svc/mailer';
+import { readShareCipherConfig } from '@svc/share-cipher';
+import type { ShareCipher } from '@svc/share-cipher';
+
+export interface KeyshareNodeSeed {
+  name: string;
+  endpoint: string;
+}
+
+export interface TssApiConfig {
+  port: number;
+  host: string;
+  logLevel: string;
+  /** External PostgreSQL; unset -> the embedded one (@svc/db ensureDatabase). */
+  databaseUrl?: string;
+  /** Public base URL of the gateway; the email login's issuer is `${publicUrl}/tss/v1`. */
+  publicUrl: string;
+  jwt: {
+    secret: string;
+    /** JWT_EXPIRES_IN: seconds or a span such as "1h". */
+    expiresIn: string | number;
+    /** SIGNIN_SILENTLY_WINDOW in seconds: how long after expiry a token may still be refreshed. */
+    silentRefreshWindowSeconds: number;
+  };
+  shareCipher: () => ShareCipher;
+  mail: MailConfig;
+  emailLogin: {
+    enabled: boolean;
+    codeTtlMinutes: number;
+    maxAttempts: number;
+    /** EMAIL_ID_TOKEN_PRIVATE_KEY: private JWK (EC P-256 or Ed25519) as JSON; unset -> an ephemeral key. */
+    privateJwk?: Record<string, unknown>;
+    idTokenTtlSeconds: number;
+    audience: string;
+    /** Code requests per email address and per client IP in one window. */
+    rateLimit: { windowMs: number; perEmail: number; perIp: number };
+  };
+  /** Social and OIDC providers (the email provider is added by the app from emailLogin). */
+  providers: Omit<IdTokenProvidersConfig, 'email'>;
+  tssSessionTtlSeconds: number;
+  keyshare: { nodes: KeyshareNodeSeed[]; threshold: number };
+}
+
+const SPAN = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** "3600", "90s", "15m", "1h", "7d" -> seconds; undefined when malformed. */
+export function parseSpanSeconds(value: string): number | undefined {
+  const match = SPAN.exec(value.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * (UNIT_SECONDS[match[2] ?? 's'] ?? 1);
+}
+
+export function loadConfig(source: Record<string, string | undefined>): TssApiConfig {
+  const env = new EnvReader(source);
+  const span = (name: string, fallback: string): number => {
+    const raw = env.string(name, fallback);
+    const seconds = parseSpanSeconds(raw);
+    if (seconds === undefined || seconds <= 0) env.fail(`${name} must be seconds or a span like 15m, 1h, 7d; got "${raw}"`);
+    return seconds ?? parseSpanSeconds(fallback)!;
+  };
+  const jwtExpiresIn = env.string('JWT_EXPIRES_IN', '1h');
+  if (parseSpanSeconds(jwtExpiresIn) === undefined) env.fail(`JWT_EXPIRES_IN must be seconds or a span like 1h; got "${jwtExpiresIn}"`);
+  const publicUrl = env.url('PUBLIC_URL', 'http://127.0.0.1:4200').replace(/\/+$/, '');
+
+  const smtpHost = env.optionalString('SMTP_HOST');
+  const mail: MailConfig = {
+    from: env.string('FROM_EMAIL', 'wallet@localhost'),
+    ...(smtpHost ? { host: smtpHost, port: env.port('SMTP_PORT', 587) } : {}),
+    ...(env.optionalString('SMTP_USER') ? { user: env.optionalString('SMTP_USER'), pass: env.optionalString('SMTP_PASS') } : {}),
+    ...(env.optionalString('MAIL_SPOOL_DIR') ? { devSpoolDir: env.optionalString('MAIL_SPOOL_DIR') } : {}),
+  };
+  if (smtpHost && mail.port !== 587) env.fail('SMTP_PORT must be 587 when SMTP_HOST is set');
+
+  let privateJwk: Record<string, unknown> | undefined;
+  const rawJwk = env.optionalString('EMAIL_ID_TOKEN_PRIVATE_KEY');
+  if (rawJwk) {
+    try {
+      privateJwk = JSON.parse(rawJwk) as Record<string, unknown>;
+      if (typeof privateJwk.d !== 'string') throw new Error('no private part');
+    } catch {
+      env.fail('EMAIL_ID_TOKEN_PRIVATE_KEY must be a private JWK (EC P-256 or OKP Ed25519) as JSON');
+    }
+  }
+
+  const oidc = (prefix: string, issuer: string, jwksUri: string): OidcProviderConfig | undefined => {
+    const clientId = env.optionalString(`${prefix}_CLIENT_ID`);
+    if (!clientId) return undefined;
+    return {
+      issuer: env.string(`${prefix}_ISSUER`, issuer).split(',').map((s) => s.trim()),
+      audience: clientId.split(',').map((s) => s.trim()),
+      jwksUri: env.url(`${prefix}_JWKS_URI`, jwksUri),
+    };
+  };
+  const google = oidc('GOOGLE', 'https://accounts.google.com,accounts.google.com', 'https://www.googleapis.com/oauth2/v3/certs');
+  const apple = oidc('APPLE', 'https://appleid.apple.com', 'https://appleid.apple.com/auth/keys');
+  const extraOidc: OidcProviderConfig[] = [];
+  const rawOidc = env.optionalString('OIDC_PROVIDERS');
+  if (rawOidc) {
+    try {
+      const list = JSON.parse(rawOidc) as { issuer: string; client_id: string; jwks_uri: string }[];
+      for (const p of list) {
+        if (!p.issuer || !p.client_id || !p.jwks_uri) throw new Error('incomplete');
+        extraOidc.push({ issuer: p.issuer, audience: p.client_id, jwksUri: p.jwks_uri });
+      }
+    } catch {
+      env.fail('OIDC_PROVIDERS must be a JSON array of {"issuer","client_id","jwks_uri"}');
+    }
+  }
+  const telegramBotToken = env.optionalString('TELEGRAM_BOT_TOKEN');
+  const providers: TssApiConfig['providers'] = {
+    ...(google ? { google } : {}),
+    ...(apple ? { apple } : {}),
+    ...(extraOidc.length ? { oidc: extraOidc } : {}),
+    ...(env.bool('X_LOGIN_ENABLED', false) ? { x: { baseUrl: env.url('X_API_BASE_URL', 'https://api.x.com') } } : {}),
+    ...(env.bool('DISCORD_LOGIN_ENABLED', false) ? { discord: { baseUrl: env.url('DISCORD_API_BASE_URL', 'https://discord.com/api/v10') } } : {}),
+    ...(telegramBotToken
+      ? { telegram: { botToken: telegramBotToken, maxAgeSeconds: span('TELEGRAM_AUTH_MAX_AGE', '1d') } }
+      : {}),
+  };
+
+  const nodes: KeyshareNodeSeed[] = [];
+  for (const entry of (env.optionalString('KEYSHARE_NODES') ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    const name = entry.slice(0, eq).trim();
+    const endpoint = entry.slice(eq + 1).trim();
+    if (eq <= 0 || !URL.canParse(endpoint)) env.fail(`KEYSHARE_NODES entry "${entry}" must be name=url`);
+    else nodes.push({ name, endpoint });
+  }
+
+  const config: TssApiConfig = {
+    port: env.port('PORT', 4210),
+    host: env.string('HOST', '0.0.0.0'),
+    logLevel: env.string('LOG_LEVEL', 'info'),
+    ...(env.optionalString('DATABASE_URL') ? { databaseUrl: env.optionalString('DATABASE_URL') } : {}),
+    publicUrl,
+    jwt: {
+      secret: env.secret('JWT_SECRET', 32),
+      expiresIn: /^\d+$/.test(jwtExpiresIn) ? Number(jwtExpiresIn) : jwtExpiresIn,
+      silentRefreshWindowSeconds: span('SIGNIN_SILENTLY_WINDOW', '7d'),
+    },
+    shareCipher: readShareCipherConfig(env),
+    mail,
+    emailLogin: {
+      enabled: env.bool('EMAIL_LOGIN_ENABLED', true),
+      codeTtlMinutes: env.int('EMAIL_VERIFICATION_EXPIRATION_MINUTES', 5, { min: 1, max: 60 }),
+      maxAttempts: env.int('EMAIL_CODE_MAX_ATTEMPTS', 5, { min: 1, max: 20 }),
+      ...(privateJwk ? { privateJwk } : {}),
+      idTokenTtlSeconds: span('EMAIL_ID_TOKEN_TTL', '10m'),
+      audience: env.string('EMAIL_ID_TOKEN_AUDIENCE', 'svc-tss-wallet'),
+      rateLimit: {
+        windowMs: span('EMAIL_CODE_RATE_WINDOW', '10m') * 1000,
+        perEmail: env.int('EMAIL_CODE_RATE_LIMIT_PER_EMAIL', 5, { min: 1 }),
+        perIp: env.int('EMAIL_CODE_RATE_LIMIT_PER_IP', 30, { min: 1 }),
+      },
+    },
+    providers,
+    tssSessionTtlSeconds: env.int('TSS_SESSION_TTL_SECONDS', 300, { min: 5, max: 86_400 }),
+    keyshare: { nodes, threshold: env.int('KEYSHARE_THRESHOLD', 2, { min: 1, max: 255 }) },
+  };
+  env.done();
+  return config;
+}

@@ -1,0 +1,67 @@
+import { verifiedIdentity } from '@svc/auth';
+import { defineRoute, type RouteDef } from '@svc/http';
+import type { TssGuards } from '../../guards.js';
+import { SIGN_IN_RESULT_SCHEMA } from '../users/sign-in-result.js';
+import type { KeygenRequest, KeygenService } from './service.js';
+
+const HEX = /^(?:[0-9a-f]{2})+$/;
+const object = (field: string) => ({ optional: true, isObject: { errorMessage: `${field} must be an object` } });
+const hex = (field: string) => ({ optional: true, isString: { errorMessage: `${field} must be a hex string`, bail: true }, matches: { options: HEX, errorMessage: `${field} must be lowercase hex` } });
+const wireObject = (description: string) => ({ type: 'object', description });
+
+export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/tss/v1/keygen',
+      summary: 'Create the wallet(s): store the server\u2019s key share and seed part, encrypted',
+      description:
+        'The client deals the key (ARCHITECTURE.md, Keygen) and sends, per curve it creates, the server\u2019s share and seed part. ' +
+        'ed25519: `key_package` is keygen_2 as the @svc/crypto wire object (identifier 2), `public_key_package` the wire public key ' +
+        'package; the server checks keygen_2 against it before storing. secp256k1: the server\u2019s Feldman share f(2), the ' +
+        'compressed public key and the two commitments; checked with the Feldman equation. `seed_part` is the server part of the ' +
+        'seed\u2019s 2-of-2 split (hex). Header: Bearer ID token and X-API-Key. Creates the user on first keygen and answers the ' +
+        'sign-in result. A second keygen for the same user and curve: 409 WALLET_ALREADY_EXISTS.',
+      tags: ['keygen'],
+      guards: [guards.apiKey, guards.idToken],
+      body: {
+        ed25519: object('ed25519'),
+        'ed25519.key_package': object('ed25519.key_package'),
+        'ed25519.public_key_package': object('ed25519.public_key_package'),
+        'ed25519.seed_part': hex('ed25519.seed_part'),
+        secp256k1: object('secp256k1'),
+        'secp256k1.secret_share': hex('secp256k1.secret_share'),
+        'secp256k1.public_key': hex('secp256k1.public_key'),
+        'secp256k1.commitments': { optional: true, isArray: { options: { min: 2, max: 2 }, errorMessage: 'secp256k1.commitments must be 2 hex points' } },
+        'secp256k1.commitments.*': hex('secp256k1.commitments[]'),
+        'secp256k1.seed_part': hex('secp256k1.seed_part'),
+      },
+      bodyDocs: {
+        ed25519: {
+          type: 'object',
+          required: ['key_package', 'public_key_package', 'seed_part'],
+          additionalProperties: false,
+          properties: {
+            key_package: wireObject('keygen_2: {v:1, ciphersuite:"FROST-ED25519-SHA512-v1", identifier:2, signing_share, verifying_share, verifying_key, min_signers:2}'),
+            public_key_package: wireObject('{v:1, ciphersuite, verifying_shares:{"1","2"}, verifying_key}'),
+            seed_part: { type: 'string', pattern: '^[0-9a-f]+$', description: 'server seed part, hex (2-256 bytes)' },
+          },
+        },
+        secp256k1: {
+          type: 'object',
+          required: ['secret_share', 'public_key', 'commitments', 'seed_part'],
+          additionalProperties: false,
+          properties: {
+            secret_share: { type: 'string', description: '32-byte scalar f(2), hex' },
+            public_key: { type: 'string', description: '33-byte compressed point, hex' },
+            commitments: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string' }, description: 'Feldman commitments [secret\u00b7G, a1\u00b7G]' },
+            seed_part: { type: 'string', description: 'server seed part, hex' },
+          },
+        },
+      },
+      errors: ['INVALID_API_KEY', 'PROVIDER_NOT_ENABLED', 'KEY_PACKAGE_MISMATCH', 'WALLET_ALREADY_EXISTS'],
+      response: SIGN_IN_RESULT_SCHEMA,
+      handler: (req, res) => service.keygen(verifiedIdentity(res), req.body as KeygenRequest),
+    }),
+  ];
+}

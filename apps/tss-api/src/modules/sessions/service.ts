@@ -1,0 +1,33 @@
+import { AppError } from '@svc/envelope';
+import type { TssSessionKind } from '@svc/db';
+import type { SessionsRepo } from './repo.js';
+
+/**
+ * Session lifecycle shared by every protocol: why a step found no live session, and abort.
+ * Another user's session is reported as not found, so ids cannot be probed.
+ */
+export function sessionsService(repo: SessionsRepo) {
+  return {
+    /** Called when a step's conditional update matched nothing: throws the precise error. */
+    async explainUnavailable(sessionId: string, userId: string, kind: TssSessionKind): Promise<never> {
+      const head = await repo.head(sessionId);
+      if (!head || head.userId !== userId || head.kind !== kind) throw new AppError('SESSION_NOT_FOUND', 'Session not found');
+      if (head.status === 'ACTIVE' && head.expiresAt.getTime() <= Date.now()) {
+        await repo.end(sessionId, userId, 'EXPIRED', 'expired');
+        throw new AppError('SESSION_EXPIRED', 'Session expired');
+      }
+      if (head.status === 'EXPIRED') throw new AppError('SESSION_EXPIRED', 'Session expired');
+      if (head.status === 'COMPLETED') throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
+      throw new AppError('SESSION_NOT_ACTIVE', 'Session is not active');
+    },
+
+    async abort(sessionId: string, userId: string): Promise<{ session_id: string }> {
+      if (await repo.end(sessionId, userId, 'ABORTED', 'abort')) return { session_id: sessionId };
+      const head = await repo.head(sessionId);
+      if (!head || head.userId !== userId) throw new AppError('SESSION_NOT_FOUND', 'Session not found');
+      throw new AppError('SESSION_NOT_ACTIVE', 'Session is not active');
+    },
+  };
+}
+
+export type SessionsService = ReturnType<typeof sessionsService>;
