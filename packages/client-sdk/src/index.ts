@@ -9,3 +9,5 @@ export { signEd25519 } from './chains/ed25519-signature.js';
 export { EthereumWallet, type EthereumWalletOptions, type EthereumSendRequest } from './chains/ethereum/ethereum-wallet.js';
 export { toViemAccount } from './chains/ethereum/viem-account.js';
 export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
+export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-wallet.js';
+export { adr036SignDoc } from './chains/cosmos/adr036.js';
