@@ -101,7 +101,9 @@ export class KeyshareNodeClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (cause) {
-      const timedOut = cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+      // By name, not instanceof: the DOMException may come from another realm (workers, test VMs).
+      const name = (cause as { name?: unknown } | undefined)?.name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
       throw new KeyshareNodeError(this.name, 0, 'NODE_UNREACHABLE', timedOut ? `no answer within ${this.timeoutMs} ms` : 'connection failed');
     }
     const envelope = (await response.json().catch(() => undefined)) as
