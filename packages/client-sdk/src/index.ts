@@ -11,3 +11,4 @@ export { toViemAccount } from './chains/ethereum/viem-account.js';
 export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
 export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-wallet.js';
 export { adr036SignDoc } from './chains/cosmos/adr036.js';
+export { SvmWallet, transactionIdOf, type SvmWalletOptions, type SvmTransactionInput, type SvmSignedMessage } from './chains/svm/svm-wallet.js';

@@ -1,0 +1,235 @@
+import { verify as opensslVerify, createPublicKey } from 'node:crypto';
+import {
+  appendTransactionMessageInstruction,
+  assertIsFullySignedTransaction,
+  compileTransaction,
+  createKeyPairSignerFromPrivateKeyBytes,
+  createNoopSigner,
+  createSolanaRpc,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase58Encoder,
+  getPublicKeyFromAddress,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  lamports,
+  partiallySignTransaction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  verifySignature,
+  type Address,
+  type Blockhash,
+  type SignatureBytes,
+  type Transaction,
+  type TransactionSigner,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { SvcError, SvmWallet, transactionIdOf } from '../src/index.js';
+import { startLocalSvm, type LocalSvm } from './helpers/litesvm-rpc.js';
+import { localSigners } from './helpers/local-signers.js';
+
+const signers = localSigners();
+const SOL = 1_000_000_000n;
+// Any fixed 32 bytes form a valid-looking recent blockhash for the signing-only tests.
+const OFFLINE_BLOCKHASH = { blockhash: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY' as Blockhash, lastValidBlockHeight: 100n };
+
+function transfer(opts: {
+  feePayer: Address;
+  source: TransactionSigner;
+  destination: Address;
+  amount: bigint;
+  blockhash?: typeof OFFLINE_BLOCKHASH;
+}): Transaction {
+  return compileTransaction(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(opts.feePayer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(opts.blockhash ?? OFFLINE_BLOCKHASH, m),
+      (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: opts.source, destination: opts.destination, amount: lamports(opts.amount) }), m),
+    ),
+  );
+}
+
+async function kitVerifies(address: Address, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
+  return verifySignature(await getPublicKeyFromAddress(address), signature as SignatureBytes, data);
+}
+
+function opensslVerifies(publicKey: Uint8Array, signature: Uint8Array, data: Uint8Array): boolean {
+  // Ed25519 SubjectPublicKeyInfo = fixed 12-byte DER prefix + the raw key.
+  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKey)]);
+  return opensslVerify(null, data, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature);
+}
+
+const wallet = new SvmWallet(signers.ed25519);
+
+describe('SVM address', () => {
+  it('is the base58 Ed25519 public key, as kit derives it from the same seed', async () => {
+    const reference = await createKeyPairSignerFromPrivateKeyBytes(signers.ed25519Seed);
+    expect(wallet.address).toBe(reference.address);
+  });
+});
+
+describe('signMessage', () => {
+  it('signs bytes and UTF-8 text; kit (WebCrypto) and OpenSSL verify the signature', async () => {
+    for (const message of [Uint8Array.from([1, 2, 3, 250]), 'Sign in to dapp.example ✓']) {
+      const { signedMessage, signature } = await wallet.signMessage(message);
+      expect(signature).toHaveLength(64);
+      const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : message;
+      expect(signedMessage).toEqual(bytes);
+      expect(await kitVerifies(wallet.address, signature, bytes)).toBe(true);
+      expect(opensslVerifies(signers.ed25519.publicKey, signature, bytes)).toBe(true);
+      expect(await kitVerifies(wallet.address, signature, Uint8Array.from([9]))).toBe(false);
+    }
+  });
+});
+
+describe('signTransaction / signAllTransactions', () => {
+  const destination = '11111111111111111111111111111112' as Address;
+
+  it('signs the message bytes of a kit transaction; kit verifies it and sees it fully signed', async () => {
+    const tx = transfer({ feePayer: wallet.address, source: createNoopSigner(wallet.address), destination, amount: 5n });
+    expect(tx.signatures[wallet.address]).toBeNull();
+    const signed = await wallet.signTransaction(tx);
+    assertIsFullySignedTransaction(signed);
+    expect(signed.messageBytes).toEqual(tx.messageBytes);
+    expect(await kitVerifies(wallet.address, signed.signatures[wallet.address]!, new Uint8Array(signed.messageBytes))).toBe(true);
+  });
+
+  it('signs wire bytes and returns wire bytes', async () => {
+    const tx = transfer({ feePayer: wallet.address, source: createNoopSigner(wallet.address), destination, amount: 6n });
+    const wire = new Uint8Array(getTransactionEncoder().encode(tx));
+    const signedWire = await wallet.signTransaction(wire);
+    expect(signedWire).toBeInstanceOf(Uint8Array);
+    const decoded = getTransactionDecoder().decode(signedWire);
+    expect(opensslVerifies(signers.ed25519.publicKey, decoded.signatures[wallet.address]!, new Uint8Array(decoded.messageBytes))).toBe(true);
+  });
+
+  it('leaves other signers alone, and serves as a kit TransactionPartialSigner', async () => {
+    const other = await generateKeyPairSigner();
+    const tx = transfer({ feePayer: wallet.address, source: other, destination, amount: 7n });
+    const signed = await wallet.signTransaction(tx);
+    expect(signed.signatures[other.address]).toBeNull();
+    const bothSigned = await partiallySignTransaction([other.keyPair], signed);
+    assertIsFullySignedTransaction(bothSigned);
+    for (const [address, sig] of Object.entries(bothSigned.signatures)) {
+      expect(await kitVerifies(address as Address, sig!, new Uint8Array(bothSigned.messageBytes))).toBe(true);
+    }
+    // The wallet as a kit TransactionPartialSigner, used by kit's own signing helper.
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(wallet.address, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(OFFLINE_BLOCKHASH, m),
+      (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: wallet.transactionSigner, destination, amount: lamports(8n) }), m),
+    );
+    const viaKit = await signTransactionMessageWithSigners(message);
+    expect(await kitVerifies(wallet.address, viaKit.signatures[wallet.address]!, new Uint8Array(viaKit.messageBytes))).toBe(true);
+  });
+
+  it('signs every transaction of a batch', async () => {
+    const txs = [1n, 2n, 3n].map((amount) => transfer({ feePayer: wallet.address, source: createNoopSigner(wallet.address), destination, amount }));
+    const signed = await wallet.signAllTransactions(txs);
+    expect(signed).toHaveLength(3);
+    for (const tx of signed) {
+      expect(await kitVerifies(wallet.address, tx.signatures[wallet.address]!, new Uint8Array(tx.messageBytes))).toBe(true);
+    }
+  });
+
+  it('refuses a transaction that does not ask for this wallet, and non-transactions', async () => {
+    const other = await generateKeyPairSigner();
+    const foreign = transfer({ feePayer: other.address, source: other, destination, amount: 1n });
+    await expect(wallet.signTransaction(foreign)).rejects.toMatchObject({ code: 'NOT_A_SIGNER' });
+    await expect(wallet.signTransaction(Uint8Array.from([1, 2, 3]))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('never returns a bad signature from a misbehaving signer', async () => {
+    const liar = new SvmWallet({ publicKey: signers.ed25519.publicKey, sign: localSigners().ed25519.sign });
+    const tx = transfer({ feePayer: wallet.address, source: createNoopSigner(wallet.address), destination, amount: 1n });
+    const err = await liar.signTransaction(tx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SvcError);
+    expect(err).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    await expect(new SvmWallet({ publicKey: signers.ed25519.publicKey, sign: async () => new Uint8Array(63) }).signMessage('x')).rejects.toMatchObject({
+      code: 'INVALID_SIGNATURE',
+    });
+  });
+});
+
+describe('send methods against a local SVM (litesvm behind JSON-RPC)', () => {
+  let local: LocalSvm;
+  let sending: SvmWallet;
+  let rpc: ReturnType<typeof createSolanaRpc>;
+
+  beforeAll(async () => {
+    local = await startLocalSvm();
+    rpc = createSolanaRpc(local.url);
+    sending = new SvmWallet(signers.ed25519, { rpcUrl: local.url });
+    local.svm.airdrop(wallet.address, lamports(10n * SOL));
+  });
+  afterAll(async () => {
+    await local?.close();
+  });
+
+  async function freshTransfer(destination: Address, amount: bigint, source: TransactionSigner = createNoopSigner(wallet.address)) {
+    const { value } = await rpc.getLatestBlockhash().send();
+    return transfer({ feePayer: wallet.address, source, destination, amount, blockhash: value });
+  }
+  const balance = async (address: Address) => (await rpc.getBalance(address).send()).value;
+
+  it('signAndSendTransaction: the transfer lands and its id is the fee payer signature', async () => {
+    const destination = (await generateKeyPairSigner()).address;
+    const tx = await freshTransfer(destination, SOL);
+    const id = await sending.signAndSendTransaction(tx);
+    expect(getBase58Encoder().encode(id)).toHaveLength(64);
+    expect(await balance(destination)).toBe(SOL);
+    const { value } = await rpc.getSignatureStatuses([id]).send();
+    expect(value[0]).toMatchObject({ err: null, confirmationStatus: 'finalized' });
+  });
+
+  it('sendTransaction signs an unsigned wallet slot, and sends a fully co-signed transaction untouched', async () => {
+    const destination = (await generateKeyPairSigner()).address;
+    const unsigned = await freshTransfer(destination, 2n * SOL);
+    await sending.sendTransaction(unsigned);
+    expect(await balance(destination)).toBe(2n * SOL);
+
+    const coSigner = await generateKeyPairSigner();
+    local.svm.airdrop(coSigner.address, lamports(SOL));
+    const coSigned = await freshTransfer(destination, SOL / 2n, coSigner);
+    const ours = await sending.signTransaction(coSigned);
+    await expect(sending.sendTransaction(ours)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const full = await partiallySignTransaction([coSigner.keyPair], ours);
+    const id = await sending.sendTransaction(new Uint8Array(getTransactionEncoder().encode(full)));
+    expect(id).toBe(transactionIdOf(full));
+    expect(await balance(destination)).toBe(2n * SOL + SOL / 2n);
+  });
+
+  it('signAndSendAllTransactions sends every transfer in order', async () => {
+    const destination = (await generateKeyPairSigner()).address;
+    const txs = [await freshTransfer(destination, 3n * SOL), await freshTransfer(destination, 1_000_000n)];
+    const ids = await sending.signAndSendAllTransactions(txs);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    expect(await balance(destination)).toBe(3n * SOL + 1_000_000n);
+  });
+
+  it('the local runtime verifies signatures: a tampered signature does not land', async () => {
+    const destination = (await generateKeyPairSigner()).address;
+    const signed = await sending.signTransaction(await freshTransfer(destination, 1n));
+    const bad = Uint8Array.from(signed.signatures[wallet.address]!);
+    bad[0]! ^= 1;
+    const tampered = { ...signed, signatures: { ...signed.signatures, [wallet.address]: bad as SignatureBytes } };
+    await expect(sending.sendTransaction(tampered)).rejects.toMatchObject({ code: 'RPC_ERROR' });
+    expect(await balance(destination)).toBe(0n);
+  });
+
+  it('reports a transaction the runtime rejects as RPC_ERROR, and sends nothing for a bad signature', async () => {
+    const destination = (await generateKeyPairSigner()).address;
+    await expect(sending.signAndSendTransaction(await freshTransfer(destination, 1000n * SOL))).rejects.toMatchObject({ code: 'RPC_ERROR' });
+
+    const before = local.calls.filter((m) => m === 'sendTransaction').length;
+    const liar = new SvmWallet({ publicKey: signers.ed25519.publicKey, sign: localSigners().ed25519.sign }, { rpcUrl: local.url });
+    await expect(liar.signAndSendTransaction(await freshTransfer(destination, 1n))).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
+    expect(local.calls.filter((m) => m === 'sendTransaction').length).toBe(before);
+    expect(await balance(destination)).toBe(0n);
+  });
+});
