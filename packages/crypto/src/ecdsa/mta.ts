@@ -1,0 +1,69 @@
+import { randomBytes } from '@noble/hashes/utils.js';
+import { Fn } from './group.js';
+import { prgScalars } from './prg.js';
+
+/*
+ * Multiplicative-to-additive conversion from random OT [HMRT21], as in cait-sith's mta.rs.
+ * Sender input a, receiver input b, κ = 384 random OTs (256 + 128 statistical bits):
+ *  - sender: random δ_i, sends c_i = (v⁰_i + δ_i + a, v¹_i + δ_i − a);
+ *  - receiver: χ_2..χ_κ from a seed, χ_1 solved so that Σ χ_i·(−1)^{t_i} = b; sends (χ_1, seed);
+ *  - outputs α = −Σ χ_i·δ_i (sender) and β = Σ χ_i·(c_{t_i,i} − v^{t_i}_i) (receiver), α + β = a·b.
+ * A cheating sender can shift the result; triple generation catches that with C = L(0).
+ * The receiver's message does not depend on c, so it travels with the OT extension message.
+ */
+
+export const MTA_OTS = 384;
+
+const sign = (t: number, x: bigint): bigint => Fn.sub(x, Fn.mul(BigInt(2 * t), x)); // (−1)^t·x without a branch on t
+
+export interface MtaReceiverPart {
+  chi1: bigint;
+  seed: Uint8Array;
+  /** Σ χ_i·v_i, kept so the final step needs no OT outputs (small persisted state). */
+  sumChiV: bigint;
+}
+
+export function mtaReceiverPrepare(t: readonly number[], v: readonly bigint[], b: bigint): MtaReceiverPart {
+  const seed = randomBytes(32);
+  const chi = prgScalars('mta chi', seed, MTA_OTS - 1);
+  let acc = 0n;
+  for (let i = 1; i < MTA_OTS; i++) acc = Fn.add(acc, sign(t[i]!, chi[i - 1]!));
+  const chi1 = sign(t[0]!, Fn.sub(b, acc));
+  let sumChiV = Fn.mul(chi1, v[0]!);
+  for (let i = 1; i < MTA_OTS; i++) sumChiV = Fn.add(sumChiV, Fn.mul(chi[i - 1]!, v[i]!));
+  return { chi1, seed, sumChiV };
+}
+
+export function mtaReceiverFinish(t: readonly number[], part: MtaReceiverPart, c0: readonly bigint[], c1: readonly bigint[]): bigint {
+  const chi = prgScalars('mta chi', part.seed, MTA_OTS - 1);
+  let beta = 0n;
+  for (let i = 0; i < MTA_OTS; i++) {
+    const ti = BigInt(t[i]!);
+    // c_{t_i} selected arithmetically rather than by a branch on the secret choice bit.
+    const c = Fn.add(Fn.mul(1n - ti, c0[i]!), Fn.mul(ti, c1[i]!));
+    beta = Fn.add(beta, Fn.mul(i === 0 ? part.chi1 : chi[i - 1]!, c));
+  }
+  return Fn.sub(beta, part.sumChiV);
+}
+
+export function mtaSend(
+  v0: readonly bigint[],
+  v1: readonly bigint[],
+  a: bigint,
+  chi1: bigint,
+  seed: Uint8Array,
+): { c0: bigint[]; c1: bigint[]; alpha: bigint } {
+  const delta = prgScalars('mta delta', randomBytes(32), MTA_OTS);
+  const chi = prgScalars('mta chi', seed, MTA_OTS - 1);
+  const c0: bigint[] = [];
+  const c1: bigint[] = [];
+  let alpha = 0n;
+  for (let i = 0; i < MTA_OTS; i++) {
+    const d = delta[i]!;
+    c0.push(Fn.add(Fn.add(v0[i]!, d), a));
+    c1.push(Fn.sub(Fn.add(v1[i]!, d), a));
+    alpha = Fn.add(alpha, Fn.mul(i === 0 ? chi1 : chi[i - 1]!, d));
+  }
+  delta.fill(0n);
+  return { c0, c1, alpha: Fn.neg(alpha) };
+}
