@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { listMountedRoutes, toOpenApiPath } from '@svc/http';
+import { startHarness, type Harness } from './support/harness.js';
+
+describe('documentation', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.stop());
+
+  it('the OpenAPI document at /docs covers every mounted route', async () => {
+    const doc = (await (await fetch(`${h.baseUrl}/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const mounted = listMountedRoutes(h.api.app).filter((r) => !r.includes('/docs'));
+    expect(mounted.length).toBeGreaterThan(12);
+    for (const route of mounted) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(doc.paths[toOpenApiPath(path)]?.[method.toLowerCase()]).toBeDefined();
+    }
+  });
+
+  it('docs/api/tss-ed25519.md names every /tss route', () => {
+    const text = readFileSync(new URL('../../../docs/api/tss-ed25519.md', import.meta.url), 'utf8');
+    for (const route of listMountedRoutes(h.api.app).filter((r) => r.includes(' /tss/'))) {
+      expect(text).toContain(route);
+    }
+  });
+});
