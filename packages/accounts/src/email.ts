@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { ParamSchema } from 'express-validator';
 
 /**
@@ -29,5 +30,6 @@ export function normalizeEmail(email: string): string {
 export function ipAndEmailKey(req: Request): string {
   const body = req.body as Record<string, unknown> | undefined;
   const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
-  return `${req.ip ?? 'unknown'}|${email}`;
+  // ipKeyGenerator groups an IPv6 address by its /56 prefix: one host owns many addresses.
+  return `${ipKeyGenerator(req.ip ?? 'unknown')}|${email}`;
 }

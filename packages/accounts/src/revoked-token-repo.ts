@@ -3,17 +3,27 @@ import { isUniqueViolation, type PrismaClient } from '@svc/db';
 
 /** Token revocation (logout, refresh): the `isRevoked` of @svc/auth `jwtGuard`, and `revoke`. */
 export function tokenRevocation(db: PrismaClient) {
+  /**
+   * Revokes a token and says whether this call did it: of concurrent callers exactly one
+   * gets true (the primary key decides), which makes a token refresh single-use.
+   */
+  const revokeOnce = async (claims: ServiceClaims): Promise<boolean> => {
+    try {
+      await db.revokedToken.create({ data: { jti: claims.jti, expiresAt: new Date(claims.exp * 1000) } });
+      return true;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return false;
+    }
+  };
   return {
+    revokeOnce,
     async isRevoked(jti: string): Promise<boolean> {
       return (await db.revokedToken.findUnique({ where: { jti }, select: { jti: true } })) !== null;
     },
     /** Revokes a token until it would have expired anyway; revoking twice is not an error. */
     async revoke(claims: ServiceClaims): Promise<void> {
-      try {
-        await db.revokedToken.create({ data: { jti: claims.jti, expiresAt: new Date(claims.exp * 1000) } });
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
+      await revokeOnce(claims);
     },
   };
 }

@@ -1,0 +1,42 @@
+import { emailCodes, tokenRevocation } from '@svc/accounts';
+import { jwtGuard, ServiceJwt } from '@svc/auth';
+import { pingDb, type PrismaClient } from '@svc/db';
+import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
+import type { Mailer } from '@svc/mailer';
+import type { DashboardContext } from './context.js';
+import type { DashboardApiConfig } from './env.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { customerRoutes } from './modules/customer/routes.js';
+
+export interface DashboardApiDeps {
+  config: DashboardApiConfig;
+  db: PrismaClient;
+  mailer: Mailer;
+  logger?: Logger;
+}
+
+/** The customer dashboard API (/customer_dashboard/v1), without listening. */
+export function createApp({ config, db, mailer, logger }: DashboardApiDeps): ServiceApp {
+  const log = logger ?? createLogger('dashboard-api', config.logLevel);
+  const jwt = new ServiceJwt({ secret: config.jwtSecret, expiresIn: config.jwtExpiresIn });
+  const revocation = tokenRevocation(db);
+  const ctx: DashboardContext = {
+    db,
+    jwt,
+    revocation,
+    mailer,
+    logger: log,
+    // Codes are MACed with a key derived from JWT_SECRET (see @svc/accounts email-codes).
+    codes: emailCodes(db, { secret: config.jwtSecret, ttlMinutes: config.emailVerificationExpirationMinutes }),
+    customerAuth: jwtGuard('customer', jwt, { isRevoked: revocation.isRevoked }),
+  };
+  return createServiceApp({
+    name: 'dashboard-api',
+    description: 'Customer dashboard: accounts with email verification, the customer and its API keys. See docs/api/dashboard.md.',
+    logger: log,
+    ready: async () => {
+      if (!(await pingDb(db))) throw new Error('database does not answer');
+    },
+    routes: [...authRoutes(ctx), ...customerRoutes(ctx)],
+  });
+}

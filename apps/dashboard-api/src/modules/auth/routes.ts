@@ -1,0 +1,153 @@
+import {
+  codeRateLimit,
+  customerDetailSchema,
+  dashboardUserSchema,
+  emailRules,
+  loginPasswordRules,
+  loginRateLimit,
+  mailRateLimit,
+  newPasswordRules,
+} from '@svc/accounts';
+import { authClaims } from '@svc/auth';
+import { defineRoute, rateLimitGuard, type RouteDef } from '@svc/http';
+import type { ParamSchema } from 'express-validator';
+import { API_PREFIX, type DashboardContext } from '../../context.js';
+import { refresh, requestPasswordReset, resendVerification, resetPassword, signIn, signOut, signUp, verifyEmail } from './service.js';
+
+const BASE = `${API_PREFIX}/customer/auth`;
+
+const sessionSchema = {
+  type: 'object',
+  required: ['token', 'expires_at', 'user', 'customer'],
+  properties: {
+    token: { type: 'string', description: 'Customer JWT (Authorization: Bearer)' },
+    expires_at: { type: 'string', format: 'date-time' },
+    user: dashboardUserSchema,
+    customer: customerDetailSchema,
+  },
+};
+
+const messageSchema = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
+
+const codeRule: ParamSchema = {
+  exists: { errorMessage: 'code is required', bail: true },
+  isString: { errorMessage: 'code must be a string', bail: true },
+  matches: { options: /^\d{6}$/, errorMessage: 'code must be 6 digits' },
+};
+
+export function authRoutes(ctx: DashboardContext): RouteDef[] {
+  const tags = ['customer auth'];
+  return [
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/signin`,
+      summary: 'Dashboard sign-in: email and password for a customer JWT',
+      description: 'Public. 403 EMAIL_NOT_VERIFIED until the signup code was used. 10 attempts per 15 minutes per IP and email.',
+      tags,
+      guards: [loginRateLimit('dashboardSigninRateLimit')],
+      body: { email: emailRules(), password: loginPasswordRules() },
+      errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
+      response: sessionSchema,
+      handler: (req) => signIn(ctx, req.body.email, req.body.password),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/signup`,
+      summary: "Creates an unverified dashboard account of a customer and mails a 6-digit code",
+      description:
+        'Public. Password: 10 to 128 characters. The code expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5); ' +
+        'use it with verify_email before signing in. 10 signups per hour per IP.',
+      tags,
+      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10 })],
+      body: {
+        email: emailRules(),
+        password: newPasswordRules(),
+        customer_id: { exists: { errorMessage: 'customer_id is required', bail: true }, isUUID: { errorMessage: 'customer_id must be a UUID' } },
+      },
+      status: 201,
+      errors: ['CUSTOMER_NOT_FOUND', 'EMAIL_ALREADY_EXISTS', 'RATE_LIMITED'],
+      response: {
+        type: 'object',
+        required: ['email', 'verification_required', 'code_expires_at'],
+        properties: {
+          email: { type: 'string', format: 'email' },
+          verification_required: { type: 'boolean', const: true },
+          code_expires_at: { type: 'string', format: 'date-time' },
+        },
+      },
+      handler: (req) => signUp(ctx, { email: req.body.email, password: req.body.password, customerId: req.body.customer_id }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/verify_email`,
+      summary: 'Verifies the email of a new account with the mailed code (once)',
+      description: 'Each code allows 5 attempts; a new code (resend_verification) supersedes older ones.',
+      tags,
+      guards: [codeRateLimit('verifyEmailRateLimit')],
+      body: { email: emailRules(), code: codeRule },
+      errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+      response: {
+        type: 'object',
+        required: ['email', 'email_verified'],
+        properties: { email: { type: 'string', format: 'email' }, email_verified: { type: 'boolean', const: true } },
+      },
+      handler: (req) => verifyEmail(ctx, req.body.email, req.body.code),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/resend_verification`,
+      summary: 'Mails a new signup code to an unverified account',
+      description: 'Answers the same whether or not such an account exists. 5 per 15 minutes per IP and email.',
+      tags,
+      guards: [mailRateLimit('resendVerificationRateLimit')],
+      body: { email: emailRules() },
+      errors: ['RATE_LIMITED'],
+      response: messageSchema,
+      handler: (req) => resendVerification(ctx, req.body.email),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/request_password_reset`,
+      summary: 'Mails a password reset code',
+      description: 'Answers the same whether or not the account exists. 5 per 15 minutes per IP and email.',
+      tags,
+      guards: [mailRateLimit('passwordResetMailRateLimit')],
+      body: { email: emailRules() },
+      errors: ['RATE_LIMITED'],
+      response: messageSchema,
+      handler: (req) => requestPasswordReset(ctx, req.body.email),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/reset_password`,
+      summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
+      tags,
+      guards: [codeRateLimit('resetPasswordRateLimit')],
+      body: { email: emailRules(), code: codeRule, new_password: newPasswordRules('new_password') },
+      errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+      response: messageSchema,
+      handler: (req) => resetPassword(ctx, req.body.email, req.body.code, req.body.new_password),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/refresh`,
+      summary: 'Exchanges a live customer JWT for a new one; the old one is revoked',
+      description: 'Call before the token expires (expires_at). A token can be refreshed once.',
+      tags,
+      guards: [ctx.customerAuth],
+      errors: ['FORBIDDEN'],
+      response: sessionSchema,
+      handler: (_req, res) => refresh(ctx, authClaims(res)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/signout`,
+      summary: 'Revokes the customer JWT of this request',
+      tags,
+      guards: [ctx.customerAuth],
+      errors: ['FORBIDDEN'],
+      response: messageSchema,
+      handler: (_req, res) => signOut(ctx, authClaims(res)),
+    }),
+  ];
+}

@@ -1,0 +1,53 @@
+import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageRules, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { authClaims } from '@svc/auth';
+import { defineRoute, type RouteDef } from '@svc/http';
+import { API_PREFIX, type DashboardContext } from '../../context.js';
+import { customerApiKeys, customerInfo } from './service.js';
+
+export function customerRoutes(ctx: DashboardContext): RouteDef[] {
+  const tags = ['customer'];
+  return [
+    defineRoute({
+      method: 'post',
+      path: `${API_PREFIX}/customer/info`,
+      summary: "The signed-in user's customer, with metadata",
+      tags,
+      guards: [ctx.customerAuth],
+      errors: ['FORBIDDEN'],
+      response: {
+        type: 'object',
+        required: ['customer', 'user', 'metadata'],
+        properties: {
+          customer: customerDetailSchema,
+          user: dashboardUserSchema,
+          metadata: {
+            type: 'object',
+            required: ['dashboard_user_count', 'api_key_count', 'active_api_key_count'],
+            properties: {
+              dashboard_user_count: { type: 'integer' },
+              api_key_count: { type: 'integer' },
+              active_api_key_count: { type: 'integer' },
+            },
+          },
+        },
+      },
+      handler: (_req, res) => customerInfo(ctx, authClaims(res)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${API_PREFIX}/customer/api_keys`,
+      summary: "The customer's API keys, newest first (never the keys themselves)",
+      description: 'Optional body: limit 1..100 (default 20), offset 0..100000 (default 0), JSON numbers.',
+      tags,
+      guards: [ctx.customerAuth],
+      body: offsetPageRules('body'),
+      errors: ['FORBIDDEN'],
+      response: {
+        type: 'object',
+        required: ['api_keys', 'pagination'],
+        properties: { api_keys: { type: 'array', items: apiKeySchema }, pagination: paginationSchema },
+      },
+      handler: (req, res) => customerApiKeys(ctx, authClaims(res), readOffsetPage(req.body)),
+    }),
+  ];
+}
