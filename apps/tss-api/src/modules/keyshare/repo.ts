@@ -1,4 +1,4 @@
-import type { PrismaClient, WalletNodeStatus } from '@svc/db';
+import type { Curve, PrismaClient, WalletNodeStatus } from '@svc/db';
 import type { KeyshareNodeSeed } from '../../env.js';
 
 export interface NodeRow {
@@ -22,6 +22,10 @@ export function keyshareRepo(db: PrismaClient) {
 
     activeNodes(): Promise<NodeRow[]> {
       return db.keyShareNode.findMany({ where: { status: 'ACTIVE' }, orderBy: { name: 'asc' }, select: { id: true, name: true, endpoint: true } });
+    },
+
+    walletsByIds(walletIds: string[]): Promise<{ id: string; curve: Curve; publicKey: string }[]> {
+      return db.wallet.findMany({ where: { id: { in: walletIds } }, select: { id: true, curve: true, publicKey: true } });
     },
 
     async statusesOf(walletIds: string[]): Promise<{ walletId: string; nodeId: string; status: WalletNodeStatus }[]> {

@@ -3,23 +3,28 @@ import { AppError } from '@svc/envelope';
 import { defineRoute, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import type { UsersRepo } from '../users/repo.js';
-import type { KeyshareService } from './service.js';
+import type { KeyshareService, ResharedKeyShare } from './service.js';
 
 const PUBLIC_KEY = /^(?:[0-9a-f]{64}|0[23][0-9a-f]{64})$/;
+const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 /**
- * user/reshare, minimal until [keyshare]: validates the spec's rows and records that the named
- * nodes hold fresh shares of the wallet again. Asking the nodes themselves comes with [keyshare].
+ * user/reshare (spec 4.1 rules 6-7): after the client re-created lost nodes' shares and
+ * registered them, it reports those nodes; tss-api asks each node that it now holds the
+ * share, then marks them ACTIVE. Element shape of reshared_key_shares: {name, endpoint}, as
+ * listed in user/check's keyshare_node_meta.nodes (docs/keyshare.md).
  */
 export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guards: TssGuards): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
       path: '/tss/v1/user/reshare',
-      summary: 'Report that the key share nodes hold fresh shares after a reshare',
+      summary: 'Confirm that key share nodes hold fresh shares after a heal or reshare',
       description:
-        'Bearer ID token and X-API-Key. `public_key` is the hex public key of one of the user\u2019s wallets; `reshared_key_shares` lists ' +
-        'the nodes that now hold a fresh share, as {name, endpoint} (names from user/check).',
+        'Bearer ID token and X-API-Key. `public_key`: hex public key of one of the user\u2019s wallets (else 400 "Invalid public key"). ' +
+        '`reshared_key_shares`: non-empty array of {name, endpoint} of the nodes that now hold a fresh share (names and endpoints ' +
+        'from user/check). Each node is asked (POST /keyshare/v1/check) and must hold the share: otherwise 404 KEY_SHARE_NOT_FOUND, ' +
+        'or 503 UPSTREAM_UNAVAILABLE when it does not answer in time; nothing is marked then. On success every named node is ACTIVE.',
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
       body: {
@@ -28,20 +33,34 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
           isString: { errorMessage: 'Invalid public key', bail: true },
           matches: { options: PUBLIC_KEY, errorMessage: 'Invalid public key' },
         },
-        reshared_key_shares: { exists: { errorMessage: 'reshared_key_shares is required', bail: true }, isArray: { options: { min: 1, max: 255 }, errorMessage: 'reshared_key_shares is required' } },
-        'reshared_key_shares.*.name': { isString: { errorMessage: 'reshared_key_shares[].name must be a string' } },
-        'reshared_key_shares.*.endpoint': { isURL: { options: { require_tld: false }, errorMessage: 'reshared_key_shares[].endpoint must be a URL' } },
+        reshared_key_shares: {
+          exists: { errorMessage: 'reshared_key_shares is required', bail: true },
+          isArray: { options: { min: 1, max: 255 }, errorMessage: 'reshared_key_shares is required' },
+        },
+        'reshared_key_shares.*': { isObject: { options: { strict: true }, errorMessage: 'reshared_key_shares[] must be {name, endpoint} objects' } },
+        'reshared_key_shares.*.name': {
+          isString: { errorMessage: 'reshared_key_shares[].name must be a node name', bail: true },
+          matches: { options: NODE_NAME, errorMessage: 'reshared_key_shares[].name must be a node name' },
+        },
+        'reshared_key_shares.*.endpoint': {
+          isString: { errorMessage: 'reshared_key_shares[].endpoint must be a URL', bail: true },
+          matches: { options: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, errorMessage: 'reshared_key_shares[].endpoint must be a URL' },
+        },
       },
-      errors: ['INVALID_API_KEY', 'USER_NOT_FOUND'],
+      errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+      response: { type: 'null' },
       handler: async (req, res) => {
         const identity = verifiedIdentity(res);
         const user = await users.byIdentity(identity.authType, identity.subject);
         if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
         const wallet = user.wallets.find((w) => w.publicKey === req.body.public_key);
         if (!wallet) throw new AppError('INVALID_REQUEST', 'Invalid public key');
-        const names = (req.body.reshared_key_shares as { name: string }[]).map((s) => s.name);
-        const unknown = await service.markReshared([wallet.id], names);
-        if (unknown.length) throw new AppError('INVALID_REQUEST', `Unknown key share node: ${unknown.join(', ')}`);
+        const elements = (req.body.reshared_key_shares as Record<string, unknown>[]).map((e) => {
+          const extra = Object.keys(e).filter((k) => k !== 'name' && k !== 'endpoint');
+          if (extra.length) throw new AppError('INVALID_REQUEST', `Unknown field: reshared_key_shares[].${extra[0]}`);
+          return { name: e.name, endpoint: e.endpoint } as ResharedKeyShare;
+        });
+        await service.confirmReshare(wallet, elements);
         return null;
       },
     }),

@@ -1,41 +1,93 @@
-import type { KeyshareRepo } from './repo.js';
+import { AppError } from '@svc/envelope';
+import { httpNodeProbe, type NodeProbe, type ProbeResult } from './node-probe.js';
+import type { KeyshareRepo, NodeRow } from './repo.js';
 
 export type WalletStatus = 'ACTIVE' | 'UNRECOVERABLE_DATA_LOSS' | 'NOT_REGISTERED';
+/** Whether tss-api could reach the node just now (an addition to the spec's node fields). */
+export type NodeStatus = 'ONLINE' | 'UNREACHABLE';
+
+export interface KeyshareNodeMeta {
+  name: string;
+  endpoint: string;
+  wallet_status: WalletStatus;
+  node_status?: NodeStatus;
+}
 
 /** keyshare_node_meta and the reshare flags of the user check result (spec §2, §3). */
 export interface KeyshareCheck {
-  keyshare_node_meta: { threshold: number; nodes: { name: string; endpoint: string; wallet_status: WalletStatus }[] };
+  keyshare_node_meta: { threshold: number; nodes: KeyshareNodeMeta[] };
   needs_reshare: boolean;
   reshare_reasons?: string[];
   active_nodes_below_threshold: boolean;
 }
 
+export interface ResharedKeyShare {
+  name: string;
+  endpoint: string;
+}
+
 /**
- * Minimal until [keyshare]: node statuses come from the registry's rows (written at keygen
- * and reshare), not yet from asking the nodes.
+ * What a node's answer means for one wallet, given what the main database recorded:
+ * - it holds the share: ACTIVE, except a recorded data loss stays until user/reshare confirms
+ *   the fresh share (a share that appeared by itself is not trusted to be the user's);
+ * - it lacks a share recorded as registered: UNRECOVERABLE_DATA_LOSS (and recorded so);
+ * - no answer: the recorded status, with node_status UNREACHABLE.
  */
-export function keyshareService(repo: KeyshareRepo, threshold: number) {
+function walletStatusOf(recorded: WalletStatus, answer: ProbeResult): WalletStatus {
+  if (answer === undefined) return recorded;
+  if (answer) return recorded === 'UNRECOVERABLE_DATA_LOSS' ? recorded : 'ACTIVE';
+  return recorded === 'NOT_REGISTERED' ? recorded : 'UNRECOVERABLE_DATA_LOSS';
+}
+
+/** One node's status over all of a user's wallets: any loss wins, ACTIVE only when all are. */
+function combine(statuses: WalletStatus[]): WalletStatus {
+  if (statuses.includes('UNRECOVERABLE_DATA_LOSS')) return 'UNRECOVERABLE_DATA_LOSS';
+  return statuses.length > 0 && statuses.every((s) => s === 'ACTIVE') ? 'ACTIVE' : 'NOT_REGISTERED';
+}
+
+const sameEndpoint = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** Key share node registry and per-wallet node statuses (docs/keyshare.md, "Main API"). */
+export function keyshareService(repo: KeyshareRepo, threshold: number, options: { probe?: NodeProbe } = {}) {
+  const probe = options.probe ?? httpNodeProbe();
+
   return {
+    /**
+     * Asks every active node, in parallel, whether it holds each wallet's share (one call per
+     * node and wallet, each bounded by the probe's timeout), and records newly found losses.
+     * A user without wallets (signup) is not probed: every node NOT_REGISTERED (spec §3 rule 1).
+     */
     async checkWallets(walletIds: string[] | null): Promise<KeyshareCheck> {
       const nodes = await repo.activeNodes();
-      const statuses = walletIds ? await repo.statusesOf(walletIds) : [];
-      const metaNodes = nodes.map((node) => {
-        let status: WalletStatus = 'NOT_REGISTERED';
-        if (walletIds && walletIds.length > 0) {
-          const mine = walletIds.map((w) => statuses.find((s) => s.walletId === w && s.nodeId === node.id)?.status ?? 'NOT_REGISTERED');
-          if (mine.includes('UNRECOVERABLE_DATA_LOSS')) status = 'UNRECOVERABLE_DATA_LOSS';
-          else if (mine.every((s) => s === 'ACTIVE')) status = 'ACTIVE';
-        }
-        return { name: node.name, endpoint: node.endpoint, wallet_status: status };
-      });
+      if (!walletIds || walletIds.length === 0) {
+        return {
+          keyshare_node_meta: { threshold, nodes: nodes.map((n) => ({ name: n.name, endpoint: n.endpoint, wallet_status: 'NOT_REGISTERED' as const })) },
+          needs_reshare: false,
+          active_nodes_below_threshold: false,
+        };
+      }
+      const [wallets, recorded] = await Promise.all([repo.walletsByIds(walletIds), repo.statusesOf(walletIds)]);
+      const recordedOf = (walletId: string, nodeId: string): WalletStatus =>
+        recorded.find((s) => s.walletId === walletId && s.nodeId === nodeId)?.status ?? 'NOT_REGISTERED';
+
+      const metaNodes = await Promise.all(
+        nodes.map(async (node): Promise<KeyshareNodeMeta> => {
+          const answers = await Promise.all(wallets.map((w) => probe(node, { curve: w.curve, publicKey: w.publicKey })));
+          const statuses = wallets.map((w, i) => walletStatusOf(recordedOf(w.id, node.id), answers[i]));
+          const lostNow = wallets.filter((w, i) => statuses[i] === 'UNRECOVERABLE_DATA_LOSS' && recordedOf(w.id, node.id) !== 'UNRECOVERABLE_DATA_LOSS');
+          if (lostNow.length) await repo.setStatuses(lostNow.map((w) => w.id), [node.id], 'UNRECOVERABLE_DATA_LOSS');
+          const reachable = answers.every((a) => a !== undefined);
+          return { name: node.name, endpoint: node.endpoint, wallet_status: combine(statuses), node_status: reachable ? 'ONLINE' : 'UNREACHABLE' };
+        }),
+      );
       const lost = metaNodes.some((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS');
-      const active = metaNodes.filter((n) => n.wallet_status === 'ACTIVE').length;
+      // Only nodes that answered just now and hold every share count: a down node cannot serve a recovery.
+      const active = metaNodes.filter((n) => n.wallet_status === 'ACTIVE' && n.node_status === 'ONLINE').length;
       return {
         keyshare_node_meta: { threshold, nodes: metaNodes },
         needs_reshare: lost,
         ...(lost ? { reshare_reasons: ['UNRECOVERABLE_NODE_DATA_LOSS'] } : {}),
-        // Only meaningful for an existing user: at signup nothing is registered yet (spec §3 rule 1).
-        active_nodes_below_threshold: walletIds !== null && walletIds.length > 0 && active < threshold,
+        active_nodes_below_threshold: active < threshold,
       };
     },
 
@@ -45,12 +97,25 @@ export function keyshareService(repo: KeyshareRepo, threshold: number) {
       await repo.setStatuses(walletIds, nodes.map((n) => n.id), 'ACTIVE');
     },
 
-    /** After user/reshare: the named nodes hold fresh shares again. Returns the unknown names. */
-    async markReshared(walletIds: string[], nodeNames: string[]): Promise<string[]> {
+    /**
+     * user/reshare: each named node must be a registered active node (same endpoint) and must
+     * answer that it now holds the wallet's share; only then are they all marked ACTIVE.
+     */
+    async confirmReshare(wallet: { id: string; curve: 'ed25519' | 'secp256k1'; publicKey: string }, reshared: ResharedKeyShare[]): Promise<void> {
       const nodes = await repo.activeNodes();
-      const known = nodes.filter((n) => nodeNames.includes(n.name));
-      await repo.setStatuses(walletIds, known.map((n) => n.id), 'ACTIVE');
-      return nodeNames.filter((name) => !known.some((n) => n.name === name));
+      const named: NodeRow[] = [];
+      for (const entry of reshared) {
+        const node = nodes.find((n) => n.name === entry.name);
+        if (!node || !sameEndpoint(node.endpoint, entry.endpoint)) throw new AppError('INVALID_REQUEST', `Unknown key share node: ${entry.name}`);
+        if (named.includes(node)) throw new AppError('INVALID_REQUEST', `Key share node listed twice: ${entry.name}`);
+        named.push(node);
+      }
+      const answers = await Promise.all(named.map((n) => probe(n, { curve: wallet.curve, publicKey: wallet.publicKey })));
+      named.forEach((node, i) => {
+        if (answers[i] === undefined) throw new AppError('UPSTREAM_UNAVAILABLE', `Key share node ${node.name} is unavailable`);
+        if (!answers[i]) throw new AppError('KEY_SHARE_NOT_FOUND', `Key share node ${node.name} does not hold the share`);
+      });
+      await repo.setStatuses([wallet.id], named.map((n) => n.id), 'ACTIVE');
     },
 
     seedNodes: repo.seedNodes,
