@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { parse } from 'yaml';
 import { bundleApp } from '../scripts/bundle-app.js';
 import { IMAGE_TARGETS } from '../scripts/image-targets.js';
 import { freePort, spawnProcess, waitForOk } from './child-process.js';
@@ -123,5 +124,26 @@ describe('build stage output (bundle-app)', () => {
       encoding: 'utf8',
     });
     expect(check.status).toBe(1);
+  });
+});
+
+describe('CI workflow', () => {
+  const workflow = parse(readFileSync(join(repoRoot, '.github', 'workflows', 'ci.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: { run?: string; uses?: string; with?: Record<string, string> }[]; strategy?: { matrix: { include: { app: string; target: string }[] } } }>;
+  };
+
+  test('runs lint, typecheck and the same tests as .ci/run', () => {
+    const runs = workflow.jobs.test!.steps.map((s) => s.run);
+    expect(runs).toEqual(expect.arrayContaining(['pnpm install --frozen-lockfile', 'pnpm lint', 'pnpm typecheck', 'bash .ci/run']));
+  });
+
+  test('builds an image of every target with buildx from infra/docker/Dockerfile', () => {
+    const images = workflow.jobs.images!;
+    expect(images.steps.some((s) => s.uses?.startsWith('docker/setup-buildx-action'))).toBe(true);
+    const build = images.steps.find((s) => s.uses?.startsWith('docker/build-push-action'))!;
+    expect(build.with).toMatchObject({ file: 'infra/docker/Dockerfile', 'build-args': 'APP=${{ matrix.app }}', target: '${{ matrix.target }}' });
+    const matrix = images.strategy!.matrix.include;
+    expect(matrix.map((m) => m.app).sort()).toEqual(Object.keys(IMAGE_TARGETS).sort());
+    for (const m of matrix) expect(m.target).toBe(m.app === 'migrate' ? 'migrate' : 'service');
   });
 });
