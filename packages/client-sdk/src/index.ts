@@ -12,3 +12,4 @@ export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
 export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-wallet.js';
 export { adr036SignDoc } from './chains/cosmos/adr036.js';
 export { SvmWallet, transactionIdOf, type SvmWalletOptions, type SvmTransactionInput, type SvmSignedMessage } from './chains/svm/svm-wallet.js';
+export { createChainWallets, type ChainWallets, type ChainWalletsOptions } from './chain-wallets.js';
