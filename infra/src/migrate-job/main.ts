@@ -21,5 +21,6 @@ try {
   log('migrations done', { applied: result.applied.length, already_applied: result.alreadyApplied });
 } catch (error) {
   console.error(JSON.stringify({ timestamp: new Date().toISOString(), level: 'error', service: 'migrate', message: 'migration failed', error: String(error instanceof Error ? error.message : error) }));
-  process.exitCode = 1;
+  // exit() rather than exitCode: the job's status is its only result, and a pg socket must not keep it alive.
+  process.exit(1);
 }
