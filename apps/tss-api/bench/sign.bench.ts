@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import {
+  aggregateEd25519,
+  keygenSeedEd25519,
+  signRound1ClientEd25519,
+  signRound1ServerEd25519,
+  signRound2ClientEd25519,
+  signRound2ServerEd25519,
+} from '@svc/crypto';
+import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } from '../test/support/wallet-client.js';
+import { benchEnv, readBenchSettings } from './bench-env.js';
+import { startLocalStack } from './local-stack.js';
+
+// pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included
+// (client round 1, client share, aggregate with its verification), as the SDK will do them.
+
+const settings = readBenchSettings(benchEnv);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+async function run(label: string, n: number, concurrency: number, sign: () => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        const start = performance.now();
+        await sign();
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `${label.padEnd(24)} n=${String(n).padStart(4)}  p50 ${fmt(percentile(latencies, 50))} ms  p95 ${fmt(percentile(latencies, 95))} ms  ` +
+      `p99 ${fmt(percentile(latencies, 99))} ms  ${(n / seconds).toFixed(1).padStart(6)} signatures/s`,
+  );
+  return { p50: percentile(latencies, 50), perSecond: n / seconds };
+}
+
+/** The same signature with no HTTP, no database, no encryption: both parties in-process. */
+function bareCryptoMs(): number {
+  const key = keygenSeedEd25519();
+  const msg = randomBytes(64);
+  const once = () => {
+    const c = signRound1ClientEd25519(key.keygen1);
+    const s = signRound1ServerEd25519(key.keygen2);
+    const args = { msg, commitment0: s.commitment0, commitment1: c.commitment1 };
+    const signatureShare0 = signRound2ServerEd25519({ ...args, keyPackage: key.keygen2, nonces: s.nonces });
+    const signatureShare1 = signRound2ClientEd25519({ ...args, keyPackage: key.keygen1, nonces: c.nonces });
+    aggregateEd25519({ ...args, publicKeyPackage: key.publicKeyPackage, signatureShare0, signatureShare1 });
+  };
+  for (let i = 0; i < 10; i++) once();
+  const t0 = performance.now();
+  const rounds = 60;
+  for (let i = 0; i < rounds; i++) once();
+  return (performance.now() - t0) / rounds;
+}
+
+const stack = settings.url ? undefined : await startLocalStack();
+const url = settings.url ?? stack!.url;
+try {
+  const apiKey = settings.apiKey ?? stack!.apiKey;
+  const idToken = settings.idToken ?? stack!.idToken;
+  const key = await newEd25519Key();
+  const created = await post<{ token: string }>(url, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': apiKey });
+  if (!created.body.data) throw new Error(`keygen failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const headers = { authorization: `Bearer ${created.body.data.token}`, 'x-api-key': apiKey };
+  const msg = randomBytes(200);
+  const sign = async () => {
+    const { signature } = await signEd25519(url, headers, key.keygen, msg);
+    if (signature.length !== 64) throw new Error('bad signature');
+  };
+  const check = await signEd25519(url, headers, key.keygen, msg);
+  if (!verifyWithNode(check.signature, msg, key.keygen.publicKey)) throw new Error('signature does not verify with node:crypto');
+
+  console.log(`pnpm bench:sign — ${settings.url ? `target ${url}` : 'local stack: tss-api + gateway processes, embedded PostgreSQL'}; ${cpus().length} CPUs, Node ${process.version}`);
+  await run('warm-up', 20, 1, sign);
+  const sequential = await run('sequential (1 at a time)', settings.n, 1, sign);
+  const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
+  const bare = bareCryptoMs();
+  console.log(
+    `bare crypto (bench:crypto's complete 2-of-2 signature, both parties in one process): ${bare.toFixed(1)} ms = ${(1000 / bare).toFixed(0)} signatures/s per core; ` +
+      `HTTP p50 is ${(sequential.p50 / bare).toFixed(2)}x of it, ${(sequential.p50 - bare).toFixed(1)} ms of HTTP + gateway + database + encryption; ` +
+      `best throughput ${concurrent.perSecond.toFixed(0)} signatures/s`,
+  );
+} finally {
+  await stack?.stop();
+}
