@@ -82,6 +82,19 @@ describe.each(OVERLAYS)('%s', (overlay) => {
     }
   });
 
+  test('URLs agree: nodes trust the email issuer of tss-api, and each node PUBLIC_URL is its Ingress host', () => {
+    const tss = find(objects, 'ConfigMap', 'tss-api-config')?.data as Record<string, string>;
+    const gatewayHost = (find(objects, 'Ingress', 'gateway')?.spec as { rules: { host: string }[] }).rules[0]!.host;
+    expect(new URL(tss.PUBLIC_URL!).host).toBe(gatewayHost);
+    for (let n = 1; n <= 3; n++) {
+      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith(`keyshare-node-config-${n}-`))?.data as Record<string, string>;
+      expect(config.KS_NODE_NAME).toBe(`node-${n}`);
+      expect(config.EMAIL_ID_TOKEN_ISSUER).toBe(`${tss.PUBLIC_URL}/tss/v1`);
+      const nodeHost = (find(objects, 'Ingress', `keyshare-node-${n}`)?.spec as { rules: { host: string }[] }).rules[0]!.host;
+      expect(new URL(config.PUBLIC_URL!).host).toBe(nodeHost);
+    }
+  });
+
   test('migrations run in a Job and init containers, never in serving replicas', () => {
     expect(find(objects, 'Job', 'migrate-main')).toBeDefined();
     const common = find(objects, 'ConfigMap', 'svc-common')?.data as Record<string, string>;
