@@ -1,4 +1,5 @@
 export { CryptoError, type CryptoErrorCode } from './errors.js';
+export { dealerRng } from './dealer-rng.js';
 export * from './frost/types.js';
 export { createTwoPartyFrost, type TwoPartySuite } from './frost/two-party.js';
 export { ED25519_CIPHERSUITE, frostEd25519 } from './ed25519/suite.js';
@@ -13,3 +14,4 @@ export * from './wire/hex.js';
 export * from './wire/strict.js';
 export * from './wire/frost-codec.js';
 export * from './wire/frost-ed25519.js';
+export * from './ecdsa/index.js';

@@ -4,6 +4,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from '@noble/hashes/utils.js';
 import { assertBytes } from '../assert-input.js';
 import type { KeyPackage, PublicKeyPackage } from '../frost/types.js';
+import { dealerRng } from '../dealer-rng.js';
 import { frostEd25519 } from './suite.js';
 
 /** Result of seed-based Ed25519 keygen on the client (the client is the dealer). */
@@ -39,12 +40,14 @@ export function ed25519SeedScalar(seed: Uint8Array): Uint8Array {
  * Client-side dealer keygen: derives the Ed25519 scalar from `seed` (random when omitted) and
  * splits it 2-of-2 at identifiers 1 (client) and 2 (server) with noble's trusted dealer.
  * The group key equals the RFC 8032 public key of the seed, so the wallet address is the
- * ordinary Ed25519 address of that seed.
+ * ordinary Ed25519 address of that seed. The dealing is deterministic in the seed (see
+ * dealer-rng.ts): the same seed always gives the same keygen_1 and keygen_2, which is what
+ * recovery on a new device relies on.
  */
 export function keygenSeedEd25519(seed: Uint8Array = randomBytes(32)): Ed25519Keygen {
   assertBytes(seed, 'seed', 32);
   const scalar = ed25519SeedScalar(seed);
-  const { keyPackages, publicKeyPackage } = frostEd25519.deal(scalar);
+  const { keyPackages, publicKeyPackage } = frostEd25519.deal(scalar, dealerRng(seed, 'ed25519'));
   scalar.fill(0);
   return {
     seed,

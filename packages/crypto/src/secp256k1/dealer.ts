@@ -1,5 +1,6 @@
 import { secp256k1_FROST } from '@noble/curves/secp256k1.js';
 import { assertBytes, assertInteger, assertObject } from '../assert-input.js';
+import { dealerRng } from '../dealer-rng.js';
 import { CryptoError } from '../errors.js';
 
 /** One party's Shamir share f(identifier) of the secp256k1 key. Secret. */
@@ -24,7 +25,8 @@ const idHex = (id: number) => secp256k1_FROST.Identifier.fromNumber(id);
 
 /**
  * Client-side 2-of-2 dealing of an existing secp256k1 private key: f(x) = secret + a1·x over the
- * group order with a random a1, shares at x = 1 (client) and x = 2 (server). The dealing and the
+ * group order with a1 derived from the secret (dealer-rng.ts: the same secret always gives the
+ * same shares, so a recovered key rebuilds them), shares at x = 1 (client) and x = 2 (server). The dealing and the
  * commitments come from noble's RFC 9591 trusted dealer, which is exactly Feldman VSS.
  */
 export function dealSecp256k1(secret: Uint8Array): Secp256k1Deal {
@@ -36,7 +38,7 @@ export function dealSecp256k1(secret: Uint8Array): Secp256k1Deal {
     throw new CryptoError('INVALID_SCALAR', 'secret must be < the secp256k1 group order');
   }
   if (scalar === 0n) throw new CryptoError('INVALID_SCALAR', 'secret must not be zero');
-  const dealt = secp256k1_FROST.trustedDealer({ min: 2, max: 2 }, [idHex(1), idHex(2)], secret as Uint8Array<ArrayBuffer>);
+  const dealt = secp256k1_FROST.trustedDealer({ min: 2, max: 2 }, [idHex(1), idHex(2)], secret as Uint8Array<ArrayBuffer>, dealerRng(secret, 'secp256k1'));
   const share = (id: 1 | 2): Uint8Array => {
     const s = dealt.secretShares[idHex(id)]?.signingShare;
     if (!s) throw new CryptoError('INVALID_INPUT', `dealer returned no share for ${id}`);
