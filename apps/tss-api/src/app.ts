@@ -16,6 +16,9 @@ import { keygenService } from './modules/keygen/service.js';
 import { keyshareRepo } from './modules/keyshare/repo.js';
 import { keyshareRoutes } from './modules/keyshare/routes.js';
 import { keyshareService } from './modules/keyshare/service.js';
+import { recoveryRepo } from './modules/recovery/repo.js';
+import { recoveryRoutes } from './modules/recovery/routes.js';
+import { recoveryService } from './modules/recovery/service.js';
 import { sessionsRepo } from './modules/sessions/repo.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { sessionsService } from './modules/sessions/service.js';
@@ -75,6 +78,7 @@ export function createApp(deps: TssApiDeps): TssApi {
       : []),
     ...keyshareRoutes(keyshare, users, guards),
     ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
+    ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
     ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
   ];
