@@ -2,7 +2,7 @@ import { equalBytes } from '@noble/curves/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { CryptoError } from '../errors.js';
-import { toHex } from '../wire/hex.js';
+
 import { Fn, type Pt, lagrangeAtZero, mulG, mulPublic } from './group.js';
 import { type EcdsaKeyShare, readKeyShare } from './key-share.js';
 import { type Presignature, makePresignature } from './presignature.js';
@@ -26,6 +26,7 @@ import {
   expectSession,
   header,
 } from './wire.js';
+import { toHex } from './wire.js';
 
 /*
  * Presign (cait-sith presign.rs) for M presignatures at once, each from two fresh triples:

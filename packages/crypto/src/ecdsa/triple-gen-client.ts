@@ -1,7 +1,7 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { randomBytes } from '@noble/hashes/utils.js';
 import { CryptoError } from '../errors.js';
-import { toHex } from '../wire/hex.js';
+
 import { baseOtSenderKeys, baseOtSenderStart } from './base-ot.js';
 import { checkCommitment, commit } from './commit.js';
 import { Fn, type Pt, mulG, mulSecret } from './group.js';
@@ -33,6 +33,7 @@ import {
   msgHeader,
 } from './triple-gen-wire.js';
 import { decBytes, decPoint, decScalar, decScalarBlob, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from './wire.js';
+import { toHex } from './wire.js';
 
 /*
  * Client (P0, x = 1) side of batched triple generation: the initiator. It is the base-OT

@@ -1,6 +1,6 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { CryptoError } from '../errors.js';
-import { toHex } from '../wire/hex.js';
+
 import { baseOtReceive } from './base-ot.js';
 import { checkCommitment, commit } from './commit.js';
 import { Fn, type Pt, mulG, mulPublic, mulSecret } from './group.js';
@@ -32,6 +32,7 @@ import {
   msgHeader,
 } from './triple-gen-wire.js';
 import { decArray, decBytes, decPoint, decScalar, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from './wire.js';
+import { toHex } from './wire.js';
 
 /*
  * Server (P1, x = 2) side of batched triple generation: it answers each client message in one

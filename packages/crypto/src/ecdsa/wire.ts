@@ -1,5 +1,5 @@
 import { CryptoError } from '../errors.js';
-import { fromHex, toHex } from '../wire/hex.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { checkHeader, strictObject } from '../wire/strict.js';
 import { Fn, Point, type Pt } from './group.js';
 
@@ -16,6 +16,7 @@ export const ECDSA_CIPHERSUITE = 'ECDSA-SECP256K1-CAIT-SITH-2P';
 /** The 33-byte encoding we accept for the identity, only where the protocol requires it (L(0)). */
 const IDENTITY_HEX = '00'.repeat(33);
 
+export const toHex = (b: Uint8Array): string => bytesToHex(b);
 export const encScalar = (s: bigint): string => toHex(Fn.toBytes(s));
 export const encPoint = (p: Pt): string => (p.is0() ? IDENTITY_HEX : p.toHex(true));
 export const encBytes = toHex;
@@ -40,9 +41,20 @@ function withCulprit<T>(d: Dec, f: () => T): T {
   }
 }
 
+const HEX = /^(?:[0-9a-f]{2})*$/;
+
+/**
+ * Same rules as wire/hex.ts fromHex (lowercase, even length, exact size) but decoded with noble's
+ * hexToBytes: the OT and MtA blobs are megabytes per batch and the per-byte parseInt was a
+ * measurable share of a step.
+ */
 export function decBytes(v: unknown, field: string, len: number | undefined, d: Dec): Uint8Array {
-  return withCulprit(d, () => fromHex(v, field, len));
+  if (typeof v !== 'string') return fail('INVALID_ENCODING', `${field} must be a hex string, got ${typeof v}`, d);
+  if (len !== undefined && v.length !== 2 * len) return fail('INVALID_ENCODING', `${field} must be ${len} bytes, got ${v.length / 2}`, d);
+  if (!HEX.test(v)) return fail('INVALID_ENCODING', `${field} must be lowercase hex of even length`, d);
+  return hexToBytes(v);
 }
+
 
 export function decScalar(v: unknown, field: string, d: Dec): bigint {
   const b = decBytes(v, field, 32, d);
