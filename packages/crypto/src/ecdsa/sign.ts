@@ -78,6 +78,5 @@ export function signCombineClient(presignature: Presignature, msgHash: Uint8Arra
   if (!secp256k1.verify(signature, msgHash, mine.publicKey, { prehash: false, lowS: true })) {
     throw new CryptoError('INVALID_SIGNATURE_SHARE', 'combined signature does not verify: the server share is wrong', [SERVER_ID]);
   }
-  void CLIENT_ID;
   return { signature, r: mine.r, s, recovery };
 }
