@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,13 +12,15 @@ import type { DevSecrets } from './services.js';
 export async function loadDevSecrets(path: string, nodeNames: string[]): Promise<DevSecrets> {
   if (existsSync(path)) {
     const stored = JSON.parse(await readFile(path, 'utf8')) as DevSecrets;
-    if (nodeNames.every((n) => stored.nodeEncryptionKeys[n])) return stored;
+    if (stored.emailIdTokenPrivateKey && nodeNames.every((n) => stored.nodeEncryptionKeys[n])) return stored;
   }
   const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
   const secrets: DevSecrets = {
     jwtSecret: randomBytes(48).toString('base64url'),
     shareEncryptionKeys: key('dev1'),
     nodeEncryptionKeys: Object.fromEntries(nodeNames.map((n) => [n, key('dev1')])),
+    // The key tss-api signs email-login ID tokens with; kept so tokens survive a restart.
+    emailIdTokenPrivateKey: JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })),
   };
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });

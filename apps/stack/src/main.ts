@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   console.log('starting PostgreSQL...');
   const database = await ensureDatabase({ extraDatabases: nodes.map((n) => n.database) });
-  console.log(`database ready (${database.embedded ? 'embedded, data in .data/postgres' : 'DATABASE_URL'})`);
+  console.log(`database ready (${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`);
   const migrated = await migrate(database.url);
   console.log(`migrations: ${migrated.applied.length} applied, ${migrated.alreadyApplied} already in place`);
 

@@ -37,6 +37,7 @@ export interface DevSecrets {
   jwtSecret: string;
   shareEncryptionKeys: string;
   nodeEncryptionKeys: Record<string, string>;
+  emailIdTokenPrivateKey: string;
 }
 
 export function stackServices({ mainDatabaseUrl, nodeDatabaseUrls, secrets, mailSpoolDir }: StackInputs): ServiceSpec[] {
@@ -51,6 +52,7 @@ export function stackServices({ mainDatabaseUrl, nodeDatabaseUrls, secrets, mail
       env: {
         ...common,
         SHARE_ENCRYPTION_KEYS: secrets.shareEncryptionKeys,
+        EMAIL_ID_TOKEN_PRIVATE_KEY: secrets.emailIdTokenPrivateKey,
         PUBLIC_URL: local(GATEWAY_PORT),
         KEYSHARE_NODES: nodes.map((n) => `${n.name}=${local(n.port)}`).join(','),
         KEYSHARE_THRESHOLD: String(KEYSHARE_THRESHOLD),
@@ -67,6 +69,8 @@ export function stackServices({ mainDatabaseUrl, nodeDatabaseUrls, secrets, mail
         KS_NODE_NAME: node.name,
         SHARE_ENCRYPTION_KEYS: secrets.nodeEncryptionKeys[node.name]!,
         TSS_API_URL: local(TSS_API_PORT),
+        // Email-login ID tokens are issued by tss-api under its public (gateway) URL.
+        EMAIL_ID_TOKEN_ISSUER: `${local(GATEWAY_PORT)}/tss/v1`,
         PUBLIC_URL: local(node.port),
       },
     })),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,21 @@ function freePort(): Promise<number> {
   });
 }
 
+/** GET without keep-alive (agent: false), so no socket outlives the test. */
+function getText(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent: false, timeout: 2000 }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += String(chunk)));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
 async function healthy(url: string): Promise<boolean> {
-  return fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+  return getText(url).then((r) => r.status === 200, () => false);
 }
 
 /** Spawns the stack exactly as `pnpm start` does, on a throwaway data directory. */
@@ -43,19 +57,20 @@ describe('pnpm start', () => {
     const exited = new Promise<number | null>((res) => child.once('exit', res));
     try {
       const deadline = Date.now() + 90_000;
-      while (!output.join('').includes('ready in') && Date.now() < deadline) {
+      while (!/ready in \d/.test(output.join('')) && Date.now() < deadline) {
         if (child.exitCode !== null) throw new Error(`stack exited early:\n${output.join('')}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      expect(output.join('')).toContain('ready in');
+      expect(output.join('')).toMatch(/ready in \d/);
       for (const port of [4200, 4201, 4202, 4203, 4210, 4220, 4230]) {
         expect(await healthy(`http://127.0.0.1:${port}/health`)).toBe(true);
       }
-      const docs = await fetch('http://127.0.0.1:4200/docs/');
-      expect(await docs.text()).toContain('swagger-ui');
+      expect((await getText('http://127.0.0.1:4200/docs/')).body).toContain('swagger-ui');
     } finally {
       child.kill('SIGINT');
-      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), 30_000)))]);
+      clearTimeout(timer);
       await rm(dataDir, { recursive: true, force: true });
       expect(code).toBe(0);
     }
