@@ -12,6 +12,11 @@ export const CLIENT_ERROR_CODES = [
   'INVALID_SIGNATURE', // a signer produced a signature that does not verify: never returned to the app
   'NOT_A_SIGNER', // the transaction does not ask this wallet for a signature
   'RPC_ERROR', // a chain JSON-RPC node answered with an error
+  'PROTOCOL_ERROR', // the server's protocol answer failed a check (commitment, signature share, public key): nothing is returned
+  'KEYSHARE_ERROR', // the key share nodes could not commit, store or return enough shares
+  'NOT_SIGNED_IN', // the flow needs a sign-in (or a fresh ID token) first
+  'NO_LOCAL_SHARE', // this device holds no client share for the wallet: recover() first
+  'ECDSA_UNAVAILABLE', // no presignature source: the service does not serve ECDSA signing yet
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 

@@ -13,3 +13,9 @@ export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-w
 export { adr036SignDoc } from './chains/cosmos/adr036.js';
 export { SvmWallet, transactionIdOf, type SvmWalletOptions, type SvmTransactionInput, type SvmSignedMessage } from './chains/svm/svm-wallet.js';
 export { createChainWallets, type ChainWallets, type ChainWalletsOptions } from './chain-wallets.js';
+export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus, type ExportedKeys, type EcdsaWiring } from './wallet/svc-wallet.js';
+export { AuthedClient, type AuthedClientOptions } from './wallet/authed-client.js';
+export type { Curve, WalletInfo, SignInResult, UserCheckResult, KeyshareNodeStatus, WalletStatus, ServerSeedPart } from './wallet/tss-api-types.js';
+export { Ed25519ThresholdSigner, type AuthedPoster } from './threshold/ed25519-threshold-signer.js';
+export { Secp256k1ThresholdSigner, unavailableEcdsaSignStep, type EcdsaSignStep } from './threshold/secp256k1-threshold-signer.js';
+export { PresignaturePool, UnavailablePresignatureSource, type PresignatureSource, type PresignaturePoolOptions } from './threshold/presignature-pool.js';

@@ -1,67 +1,31 @@
-import { verify as opensslVerify, createPublicKey } from 'node:crypto';
 import {
-  appendTransactionMessageInstruction,
   assertIsFullySignedTransaction,
-  compileTransaction,
   createKeyPairSignerFromPrivateKeyBytes,
   createNoopSigner,
   createSolanaRpc,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase58Encoder,
-  getPublicKeyFromAddress,
   getTransactionDecoder,
   getTransactionEncoder,
   lamports,
   partiallySignTransaction,
+  signTransactionMessageWithSigners,
+  appendTransactionMessageInstruction,
+  createTransactionMessage,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  verifySignature,
   type Address,
-  type Blockhash,
   type SignatureBytes,
-  type Transaction,
   type TransactionSigner,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { SvcError, SvmWallet, transactionIdOf } from '../src/index.js';
 import { startLocalSvm, type LocalSvm } from './helpers/litesvm-rpc.js';
 import { localSigners } from './helpers/local-signers.js';
+import { kitVerifies, OFFLINE_BLOCKHASH, opensslVerifies, SOL, transfer } from './helpers/svm-verify.js';
 
 const signers = localSigners();
-const SOL = 1_000_000_000n;
-// Any fixed 32 bytes form a valid-looking recent blockhash for the signing-only tests.
-const OFFLINE_BLOCKHASH = { blockhash: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY' as Blockhash, lastValidBlockHeight: 100n };
-
-function transfer(opts: {
-  feePayer: Address;
-  source: TransactionSigner;
-  destination: Address;
-  amount: bigint;
-  blockhash?: typeof OFFLINE_BLOCKHASH;
-}): Transaction {
-  return compileTransaction(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(opts.feePayer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(opts.blockhash ?? OFFLINE_BLOCKHASH, m),
-      (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: opts.source, destination: opts.destination, amount: lamports(opts.amount) }), m),
-    ),
-  );
-}
-
-async function kitVerifies(address: Address, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
-  return verifySignature(await getPublicKeyFromAddress(address), signature as SignatureBytes, data);
-}
-
-function opensslVerifies(publicKey: Uint8Array, signature: Uint8Array, data: Uint8Array): boolean {
-  // Ed25519 SubjectPublicKeyInfo = fixed 12-byte DER prefix + the raw key.
-  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKey)]);
-  return opensslVerify(null, data, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature);
-}
-
 const wallet = new SvmWallet(signers.ed25519);
 
 describe('SVM address', () => {

@@ -1,0 +1,85 @@
+import {
+  aggregateEd25519,
+  ed25519Wire,
+  signRound1ClientEd25519,
+  signRound2ClientEd25519,
+  toHex,
+  verifyEd25519,
+  type KeyPackage,
+  type PublicKeyPackage,
+  type SigningCommitments,
+} from '@svc/crypto';
+import { SvcError } from '../errors.js';
+import type { Ed25519Signer } from '../signers.js';
+import { asSvcError } from '../wallet/protocol-errors.js';
+
+/** The authenticated calls the signer makes (the wallet's AuthedClient, with silent refresh). */
+export interface AuthedPoster {
+  post<T>(path: string, body: unknown): Promise<T>;
+}
+
+/**
+ * FROST Ed25519 2-of-2 with tss-api as the second party (spec §4.2): round1 gives the
+ * server's commitment0, the client computes its share, round2 gives signature_share0, and the
+ * client aggregates. The public key package is the device's own (from keygen or recovery),
+ * never the server's word, so a tampered commitment or share fails aggregation and is reported
+ * as PROTOCOL_ERROR: an invalid signature is never returned.
+ */
+export class Ed25519ThresholdSigner implements Ed25519Signer {
+  readonly publicKey: Uint8Array;
+
+  constructor(
+    private readonly api: AuthedPoster,
+    private readonly keyPackage: KeyPackage,
+    private readonly publicKeyPackage: PublicKeyPackage,
+  ) {
+    if (keyPackage.identifier !== 1) throw new SvcError('INVALID_ARGUMENT', 'the client signs with keygen_1 (identifier 1)');
+    this.publicKey = publicKeyPackage.verifyingKey;
+  }
+
+  async sign(message: Uint8Array): Promise<Uint8Array> {
+    if (!(message instanceof Uint8Array) || message.length === 0) throw new SvcError('INVALID_ARGUMENT', 'message must be non-empty bytes');
+    const client = signRound1ClientEd25519(this.keyPackage);
+    const r1 = await this.api.post<{ session_id?: unknown; commitment0?: unknown }>('/tss/v2/sign_ed25519/round1', { msg: toHex(message) });
+    if (typeof r1?.session_id !== 'string') throw new SvcError('PROTOCOL_ERROR', 'round1 answered without a session_id');
+    const sessionId = r1.session_id;
+
+    let commitment0: SigningCommitments;
+    let signatureShare1: Uint8Array;
+    try {
+      commitment0 = ed25519Wire.decodeSigningCommitments(r1.commitment0);
+      // Computing our share checks commitment0's points and identifier before anything is sent.
+      signatureShare1 = signRound2ClientEd25519({ msg: message, keyPackage: this.keyPackage, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
+    } catch (err) {
+      await this.abort(sessionId);
+      throw asSvcError(err, 'round1 commitment0 refused');
+    }
+
+    const r2 = await this.api.post<{ signature_share0?: unknown }>('/tss/v2/sign_ed25519/round2', {
+      session_id: sessionId,
+      commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1),
+    });
+    try {
+      const { identifier, share } = ed25519Wire.decodeSignatureShare(r2?.signature_share0);
+      if (identifier !== 2) throw new SvcError('PROTOCOL_ERROR', `signature_share0 must carry identifier 2, got ${identifier}`);
+      const signature = aggregateEd25519({
+        msg: message,
+        publicKeyPackage: this.publicKeyPackage,
+        commitment0,
+        commitment1: client.commitment1,
+        signatureShare0: share,
+        signatureShare1,
+      });
+      // aggregate verifies already; this is the spec's cli_verify, against the device's key.
+      if (!verifyEd25519(signature, message, this.publicKey)) throw new SvcError('PROTOCOL_ERROR', 'the aggregated signature does not verify');
+      return signature;
+    } catch (err) {
+      throw asSvcError(err, 'round2 signature_share0 refused');
+    }
+  }
+
+  /** Best effort: a session we will not finish should not wait for its TTL. */
+  private async abort(sessionId: string): Promise<void> {
+    await this.api.post('/tss/v1/session/abort', { session_id: sessionId }).catch(() => undefined);
+  }
+}

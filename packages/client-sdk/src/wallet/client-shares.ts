@@ -1,0 +1,143 @@
+import {
+  dealSecp256k1,
+  ed25519Wire,
+  fromHex,
+  keygenSeedEd25519,
+  toHex,
+  type Ed25519Keygen,
+  type KeyPackage,
+  type PublicKeyPackage,
+} from '@svc/crypto';
+import { SvcError } from '../errors.js';
+import type { Curve } from './tss-api-types.js';
+
+/*
+ * What the device keeps per wallet (serialised as JSON into the app's ShareStorage): the
+ * client's half of the key and the digest of the user seed part, so a heal can check the
+ * shares it gathers without asking the server for its seed part.
+ */
+
+export interface Ed25519ClientShare {
+  v: 1;
+  curve: 'ed25519';
+  wallet_id: string;
+  public_key: string;
+  key_package: unknown;
+  public_key_package: unknown;
+  user_part_sha256?: string;
+}
+
+export interface Secp256k1ClientShare {
+  v: 1;
+  curve: 'secp256k1';
+  wallet_id: string;
+  public_key: string;
+  /** f(1), the client's Feldman share of the private key. */
+  secret_share: string;
+  commitments: string[];
+  user_part_sha256?: string;
+}
+
+export type ClientShare = Ed25519ClientShare | Secp256k1ClientShare;
+
+/** The dealt key of one curve, from its 32-byte seed (deterministic: recovery re-derives it). */
+export interface DealtKey {
+  curve: Curve;
+  seed: Uint8Array;
+  publicKey: Uint8Array;
+  /** What goes to /tss/v1/keygen under the curve's name (seed_part added by the caller). */
+  serverBody: Record<string, unknown>;
+  clientShare(walletId: string): ClientShare;
+}
+
+export function dealEd25519(seed?: Uint8Array): DealtKey {
+  const k: Ed25519Keygen = seed ? keygenSeedEd25519(seed) : keygenSeedEd25519();
+  return {
+    curve: 'ed25519',
+    seed: k.seed,
+    publicKey: k.publicKey,
+    serverBody: {
+      key_package: ed25519Wire.encodeKeyPackage(k.keygen2),
+      public_key_package: ed25519Wire.encodePublicKeyPackage(k.publicKeyPackage),
+    },
+    clientShare: (walletId) => ({
+      v: 1,
+      curve: 'ed25519',
+      wallet_id: walletId,
+      public_key: toHex(k.publicKey),
+      key_package: ed25519Wire.encodeKeyPackage(k.keygen1),
+      public_key_package: ed25519Wire.encodePublicKeyPackage(k.publicKeyPackage),
+    }),
+  };
+}
+
+/** secp256k1: the seed is the private key itself (ARCHITECTURE.md, Keygen). */
+export function dealSecp256k1Key(seed?: Uint8Array): DealtKey {
+  let secret = seed;
+  if (!secret) {
+    // A random scalar below the group order; rejection is astronomically rare.
+    do secret = crypto.getRandomValues(new Uint8Array(32));
+    while (!isValidSecp256k1Scalar(secret));
+  }
+  const deal = dealSecp256k1(secret);
+  const [client, server] = deal.shares;
+  return {
+    curve: 'secp256k1',
+    seed: secret,
+    publicKey: deal.publicKey,
+    serverBody: {
+      secret_share: toHex(server.secretShare),
+      public_key: toHex(deal.publicKey),
+      commitments: deal.commitments.map(toHex),
+    },
+    clientShare: (walletId) => ({
+      v: 1,
+      curve: 'secp256k1',
+      wallet_id: walletId,
+      public_key: toHex(deal.publicKey),
+      secret_share: toHex(client.secretShare),
+      commitments: deal.commitments.map(toHex),
+    }),
+  };
+}
+
+export function dealFromSeed(curve: Curve, seed: Uint8Array): DealtKey {
+  return curve === 'ed25519' ? dealEd25519(seed) : dealSecp256k1Key(seed);
+}
+
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function isValidSecp256k1Scalar(bytes: Uint8Array): boolean {
+  const n = BigInt(`0x${toHex(bytes)}`);
+  return n > 0n && n < SECP256K1_ORDER;
+}
+
+export function serialiseShare(share: ClientShare): string {
+  return JSON.stringify(share);
+}
+
+/** Parses what storage returned; anything else is treated as corrupted storage. */
+export function parseShare(value: string, curve: Curve): ClientShare {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new SvcError('NO_LOCAL_SHARE', `the stored ${curve} share is not readable: recover the wallet`);
+  }
+  const share = parsed as Partial<ClientShare> | null;
+  if (!share || share.v !== 1 || share.curve !== curve || typeof share.wallet_id !== 'string' || typeof share.public_key !== 'string') {
+    throw new SvcError('NO_LOCAL_SHARE', `the stored ${curve} share is not readable: recover the wallet`);
+  }
+  return share as ClientShare;
+}
+
+export function ed25519Packages(share: Ed25519ClientShare): { keyPackage: KeyPackage; publicKeyPackage: PublicKeyPackage } {
+  return {
+    keyPackage: ed25519Wire.decodeKeyPackage(share.key_package),
+    publicKeyPackage: ed25519Wire.decodePublicKeyPackage(share.public_key_package),
+  };
+}
+
+export function publicKeyBytes(share: ClientShare): Uint8Array {
+  return fromHex(share.public_key, 'public_key');
+}
