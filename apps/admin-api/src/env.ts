@@ -1,5 +1,6 @@
 import { readAccountServiceConfig, type AccountServiceConfig } from '@svc/accounts';
 import { EnvReader } from '@svc/config';
+import { readDatabaseConfig } from '@svc/db';
 
 export type AdminApiConfig = AccountServiceConfig;
 
@@ -19,7 +20,7 @@ export function loadCreateAdminEnv(source: Record<string, string | undefined> = 
   const input = {
     email: env.optionalString('ADMIN_EMAIL'),
     password: env.optionalString('ADMIN_PASSWORD'),
-    databaseUrl: env.optionalUrl('DATABASE_URL'),
+    database: readDatabaseConfig(env),
   };
   env.done();
   return input;

@@ -6,7 +6,7 @@ import { loadConfig } from './env.js';
 
 const config = loadConfig();
 const logger = createLogger('dashboard-api', config.logLevel);
-const database = await openMainDatabase(config.databaseUrl, (line) => logger.info(line));
+const database = await openMainDatabase(config.database, (line) => logger.info(line));
 const mailer = await createMailer(config.mail);
 if (mailer.devServer) logger.info('no SMTP_HOST: mail goes to the in-process SMTP server', { port: mailer.devServer.port, spool: config.mail.devSpoolDir });
 const { app } = createApp({ config, db: database.db, mailer, logger });

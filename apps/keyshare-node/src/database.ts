@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { connectionFields, ensureDatabase, migrate } from '@svc/db';
+import { connectionFields, prepareDatabase, type DatabaseConfig } from '@svc/db';
 import { PrismaClient } from './generated/prisma/client.js';
 
 /** This app's own migrations (never the main database's). */
@@ -31,11 +31,12 @@ export async function pingNodeDb(db: NodeDb, timeoutMs = 2000): Promise<void> {
  * embedded PostgreSQL (keyshare_<name>), so several nodes can share one embedded server in
  * development without sharing data.
  */
-export async function openNodeDatabase(databaseUrl: string | undefined, nodeName: string, log: (m: string) => void) {
-  const ensured = await ensureDatabase({
-    ...(databaseUrl ? { databaseUrl } : {}),
+export async function openNodeDatabase(config: DatabaseConfig, nodeName: string, log: (m: string) => void) {
+  const prepared = await prepareDatabase({
+    ...config,
     databaseName: `keyshare_${nodeName.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`,
+    migrationsDir: KEYSHARE_MIGRATIONS_DIR,
+    log,
   });
-  await migrate(ensured.url, { migrationsDir: KEYSHARE_MIGRATIONS_DIR, log });
-  return { db: createNodeDb(ensured.url), stop: ensured.stop };
+  return { db: createNodeDb(prepared.url), stop: prepared.stop };
 }

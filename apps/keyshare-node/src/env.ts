@@ -1,5 +1,6 @@
 import type { IdTokenProvidersConfig, OidcProviderConfig } from '@svc/auth';
 import { EnvReader } from '@svc/config';
+import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import type { ShareCipher } from '@svc/share-cipher';
 import { readShareCipherConfig } from '@svc/share-cipher';
 
@@ -17,7 +18,8 @@ export interface KeyshareNodeConfig {
   nodeName: string;
   publicUrl: string;
   /** Own database; unset -> the embedded PostgreSQL, database keyshare_<name>. */
-  databaseUrl: string | undefined;
+  /** DATABASE_URL (unset: a database of its own on the embedded server) and MIGRATE_ON_START. */
+  database: DatabaseConfig;
   /** Hex Ed25519 secret key (32 bytes) of the node identity; unset -> generated once and kept in the database. */
   identitySecretKey: string | undefined;
   /** Main API base URL (its published JWKS verifies the service's own email ID tokens). */
@@ -53,7 +55,7 @@ export function loadConfig(source: Record<string, string | undefined>): Keyshare
     logLevel: env.string('LOG_LEVEL', 'info'),
     nodeName,
     publicUrl: env.url('PUBLIC_URL', `http://127.0.0.1:${port}`),
-    databaseUrl: env.optionalUrl('DATABASE_URL'),
+    database: readDatabaseConfig(env),
     identitySecretKey,
     tssApiUrl: env.url('TSS_API_URL', 'http://127.0.0.1:4210'),
     requestWindowMs: env.int('KS_REQUEST_WINDOW_SECONDS', 60, { min: 5, max: 600 }) * 1000,

@@ -7,7 +7,7 @@ import { loadNodeIdentity } from './identity.js';
 
 const config = loadConfig(process.env);
 const logger = createLogger(`keyshare-node ${config.nodeName}`, config.logLevel);
-const database = await openNodeDatabase(config.databaseUrl, config.nodeName, (m) => logger.info(m));
+const database = await openNodeDatabase(config.database, config.nodeName, (m) => logger.info(m));
 const cipher = config.shareCipher();
 const identity = await loadNodeIdentity(database.db, cipher, config.identitySecretKey);
 const verifier = createIdTokenVerifier(config.providers);

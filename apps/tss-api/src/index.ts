@@ -1,4 +1,4 @@
-import { createDb, ensureDatabase, migrate } from '@svc/db';
+import { createDb, prepareDatabase } from '@svc/db';
 import { createLogger, listen, onShutdown } from '@svc/http';
 import { createMailer } from '@svc/mailer';
 import { createApp } from './app.js';
@@ -7,8 +7,7 @@ import { createEmailIdTokenIssuer } from './modules/email-login/id-token-issuer.
 
 const config = loadConfig(process.env);
 const logger = createLogger('tss-api', config.logLevel);
-const database = await ensureDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {});
-await migrate(database.url);
+const database = await prepareDatabase({ ...config.database, log: (line) => logger.info(line) });
 const db = createDb(database.url);
 const mailer = await createMailer(config.mail);
 if (config.emailLogin.enabled && !config.emailLogin.privateJwk) {

@@ -1,4 +1,4 @@
-import { createDb, ensureDatabase, migrate, type PrismaClient } from '@svc/db';
+import { createDb, prepareDatabase, type DatabaseConfig, type PrismaClient } from '@svc/db';
 
 export interface MainDatabase {
   db: PrismaClient;
@@ -11,14 +11,8 @@ export interface MainDatabase {
  * `pnpm start` uses, with the committed migrations applied (idempotent, advisory-locked, so
  * replicas starting together are safe).
  */
-export async function openMainDatabase(databaseUrl: string | undefined, log?: (line: string) => void): Promise<MainDatabase> {
-  const ensured = await ensureDatabase(databaseUrl ? { databaseUrl } : {});
-  try {
-    await migrate(ensured.url, log ? { log } : {});
-  } catch (error) {
-    await ensured.stop();
-    throw error;
-  }
+export async function openMainDatabase(config: DatabaseConfig, log?: (line: string) => void): Promise<MainDatabase> {
+  const ensured = await prepareDatabase({ ...config, ...(log ? { log } : {}) });
   const db = createDb(ensured.url);
   return {
     db,

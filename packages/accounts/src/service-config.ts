@@ -1,4 +1,5 @@
 import type { EnvReader } from '@svc/config';
+import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import type { MailConfig } from '@svc/mailer';
 
 /** Configuration both account services read (each from its own env.ts). */
@@ -6,8 +7,8 @@ export interface AccountServiceConfig {
   port: number;
   host: string;
   logLevel: string;
-  /** External PostgreSQL; undefined means the embedded server of `pnpm start`. */
-  databaseUrl: string | undefined;
+  /** DATABASE_URL (unset: the embedded server of `pnpm start`) and MIGRATE_ON_START. */
+  database: DatabaseConfig;
   jwtSecret: string;
   /** JWT lifetime: seconds, or a number with s/m/h/d (default 1h, spec §5 rule 2). */
   jwtExpiresIn: string;
@@ -16,14 +17,13 @@ export interface AccountServiceConfig {
 const SPAN = /^\d+\s*(s|m|h|d)?$/;
 
 export function readAccountServiceConfig(env: EnvReader, defaultPort: number): AccountServiceConfig {
-  const databaseUrl = env.optionalUrl('DATABASE_URL');
   const jwtExpiresIn = env.string('JWT_EXPIRES_IN', '1h');
   if (!SPAN.test(jwtExpiresIn)) env.fail(`JWT_EXPIRES_IN must be seconds or a number with s, m, h or d (e.g. 1h), got "${jwtExpiresIn}"`);
   return {
     port: env.port('PORT', defaultPort),
     host: env.string('HOST', '0.0.0.0'),
     logLevel: env.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'http', 'debug', 'silent'] as const, 'info'),
-    databaseUrl,
+    database: readDatabaseConfig(env),
     jwtSecret: env.secret('JWT_SECRET', 32),
     jwtExpiresIn: /^\d+$/.test(jwtExpiresIn) ? jwtExpiresIn : jwtExpiresIn.replace(/\s+/g, ''),
   };

@@ -2,6 +2,7 @@
 export * from './generated/prisma/client.js';
 export { isUniqueViolation, uniqueViolationFields } from './errors.js';
 export { createDb, pingDb, type CreateDbOptions } from './client.js';
+export { prepareDatabase, readDatabaseConfig, type DatabaseConfig, type PrepareDatabaseOptions } from './prepare-database.js';
 export { migrate, readMigrations, MAIN_MIGRATIONS_DIR, type MigrateOptions, type MigrateResult, type MigrationFile } from './migrate.js';
 export {
   ensureDatabase,

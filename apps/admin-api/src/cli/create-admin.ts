@@ -47,7 +47,7 @@ async function main(): Promise<number> {
     console.error(`Not created: ${(error as Error).message}`);
     return 1;
   }
-  const database = await openMainDatabase(env.databaseUrl);
+  const database = await openMainDatabase(env.database);
   try {
     const admin = await createAdminAccount(database.db, email, password);
     console.log(`Created admin ${admin.email} (${admin.id}). Sign in with POST /svc_admin/v1/user/login.`);

@@ -1,0 +1,38 @@
+import { EnvReader } from '@svc/config';
+import pg from 'pg';
+import { prepareDatabase, readDatabaseConfig } from '../src/index.js';
+import { startTestServer, type TestServer } from '../src/testing.js';
+
+async function tableCount(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'`);
+    return Number(rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('prepareDatabase', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+
+  it('reads DATABASE_URL and MIGRATE_ON_START (default true)', () => {
+    expect(readDatabaseConfig(new EnvReader({}))).toEqual({ migrateOnStart: true });
+    expect(readDatabaseConfig(new EnvReader({ DATABASE_URL: 'postgres://u@h/db', MIGRATE_ON_START: 'false' }))).toEqual({
+      databaseUrl: 'postgres://u@h/db',
+      migrateOnStart: false,
+    });
+  });
+
+  it('applies the migrations only when MIGRATE_ON_START allows', async () => {
+    const skipped = await prepareDatabase({ databaseUrl: await server.createDatabase('prep_skip'), migrateOnStart: false });
+    expect(await tableCount(skipped.url)).toBe(0);
+    const migrated = await prepareDatabase({ databaseUrl: await server.createDatabase('prep_run'), migrateOnStart: true });
+    expect(await tableCount(migrated.url)).toBeGreaterThan(10);
+  });
+});
