@@ -1,4 +1,5 @@
 import { EnvReader } from '@svc/config';
+import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import type { IdTokenProvidersConfig, OidcProviderConfig } from '@svc/auth';
 import type { MailConfig } from '@svc/mailer';
 import { readShareCipherConfig } from '@svc/share-cipher';
@@ -13,8 +14,8 @@ export interface TssApiConfig {
   port: number;
   host: string;
   logLevel: string;
-  /** External PostgreSQL; unset -> the embedded one (@svc/db ensureDatabase). */
-  databaseUrl?: string;
+  /** DATABASE_URL (unset: the embedded server) and MIGRATE_ON_START. */
+  database: DatabaseConfig;
   /** Public base URL of the gateway; the email login's issuer is `${publicUrl}/tss/v1`. */
   publicUrl: string;
   jwt: {
@@ -134,7 +135,7 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     port: env.port('PORT', 4210),
     host: env.string('HOST', '0.0.0.0'),
     logLevel: env.string('LOG_LEVEL', 'info'),
-    ...(env.optionalString('DATABASE_URL') ? { databaseUrl: env.optionalString('DATABASE_URL') } : {}),
+    database: readDatabaseConfig(env),
     publicUrl,
     jwt: {
       secret: env.secret('JWT_SECRET', 32),
