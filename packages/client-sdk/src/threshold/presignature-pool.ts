@@ -26,6 +26,7 @@ export interface PresignaturePoolOptions {
 export class PresignaturePool<P> implements PresignatureSource<P> {
   private readonly ready: P[] = [];
   private filling: Promise<void> | undefined;
+  private lastFillCount = 0;
   private readonly target: number;
 
   constructor(
@@ -40,15 +41,16 @@ export class PresignaturePool<P> implements PresignatureSource<P> {
   }
 
   async take(): Promise<P> {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    // Concurrent takers may empty a fill before this one wakes: loop while fills make progress.
+    for (;;) {
       const next = this.ready.shift();
       if (next !== undefined) {
         this.replenish();
         return next;
       }
       await this.fill();
+      if (this.lastFillCount === 0) throw new SvcError('ECDSA_UNAVAILABLE', 'no presignature could be produced');
     }
-    throw new SvcError('ECDSA_UNAVAILABLE', 'no presignature could be produced');
   }
 
   replenish(): void {
@@ -61,7 +63,9 @@ export class PresignaturePool<P> implements PresignatureSource<P> {
     this.filling ??= (async () => {
       try {
         const missing = Math.max(1, this.target - this.ready.length);
-        this.ready.push(...(await this.produce(missing)));
+        const produced = await this.produce(missing);
+        this.lastFillCount = produced.length;
+        this.ready.push(...produced);
       } finally {
         this.filling = undefined;
       }
