@@ -1,6 +1,6 @@
 import { EnvReader } from '@svc/config';
 import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
-import type { IdTokenProvidersConfig, OidcProviderConfig } from '@svc/auth';
+import { readSocialProviders, type IdTokenProvidersConfig } from '@svc/auth';
 import type { MailConfig } from '@svc/mailer';
 import { readShareCipherConfig } from '@svc/share-cipher';
 import type { ShareCipher } from '@svc/share-cipher';
@@ -86,41 +86,7 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     }
   }
 
-  const oidc = (prefix: string, issuer: string, jwksUri: string): OidcProviderConfig | undefined => {
-    const clientId = env.optionalString(`${prefix}_CLIENT_ID`);
-    if (!clientId) return undefined;
-    return {
-      issuer: env.string(`${prefix}_ISSUER`, issuer).split(',').map((s) => s.trim()),
-      audience: clientId.split(',').map((s) => s.trim()),
-      jwksUri: env.url(`${prefix}_JWKS_URI`, jwksUri),
-    };
-  };
-  const google = oidc('GOOGLE', 'https://accounts.google.com,accounts.google.com', 'https://www.googleapis.com/oauth2/v3/certs');
-  const apple = oidc('APPLE', 'https://appleid.apple.com', 'https://appleid.apple.com/auth/keys');
-  const extraOidc: OidcProviderConfig[] = [];
-  const rawOidc = env.optionalString('OIDC_PROVIDERS');
-  if (rawOidc) {
-    try {
-      const list = JSON.parse(rawOidc) as { issuer: string; client_id: string; jwks_uri: string }[];
-      for (const p of list) {
-        if (!p.issuer || !p.client_id || !p.jwks_uri) throw new Error('incomplete');
-        extraOidc.push({ issuer: p.issuer, audience: p.client_id, jwksUri: p.jwks_uri });
-      }
-    } catch {
-      env.fail('OIDC_PROVIDERS must be a JSON array of {"issuer","client_id","jwks_uri"}');
-    }
-  }
-  const telegramBotToken = env.optionalString('TELEGRAM_BOT_TOKEN');
-  const providers: TssApiConfig['providers'] = {
-    ...(google ? { google } : {}),
-    ...(apple ? { apple } : {}),
-    ...(extraOidc.length ? { oidc: extraOidc } : {}),
-    ...(env.bool('X_LOGIN_ENABLED', false) ? { x: { baseUrl: env.url('X_API_BASE_URL', 'https://api.x.com') } } : {}),
-    ...(env.bool('DISCORD_LOGIN_ENABLED', false) ? { discord: { baseUrl: env.url('DISCORD_API_BASE_URL', 'https://discord.com/api/v10') } } : {}),
-    ...(telegramBotToken
-      ? { telegram: { botToken: telegramBotToken, maxAgeSeconds: span('TELEGRAM_AUTH_MAX_AGE', '1d') } }
-      : {}),
-  };
+  const providers: TssApiConfig['providers'] = readSocialProviders(env);
 
   const nodes: KeyshareNodeSeed[] = [];
   for (const entry of (env.optionalString('KEYSHARE_NODES') ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {

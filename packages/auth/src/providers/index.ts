@@ -5,3 +5,4 @@ export { createUserInfoVerifier, X_USER_INFO, DISCORD_USER_INFO, type UserInfoDi
 export { createTelegramVerifier, telegramDataCheckString, telegramHash, type TelegramLoginData } from './telegram-verifier.js';
 export { createIdTokenVerifier, TOKEN_PREFIXES } from './create-id-token-verifier.js';
 export { idTokenGuard, verifiedIdentity, type IdTokenGuardOptions } from './id-token-guard.js';
+export { readSocialProviders } from './read-provider-config.js';
