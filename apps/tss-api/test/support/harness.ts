@@ -61,7 +61,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     DISCORD_LOGIN_ENABLED: 'true',
     DISCORD_API_BASE_URL: social.baseUrl,
     TELEGRAM_BOT_TOKEN,
-    KEYSHARE_NODES: 'node-1=http://127.0.0.1:4201,node-2=http://127.0.0.1:4202,node-3=http://127.0.0.1:4203',
+    // Nodes that are down: nothing listens on ports 1-3, unlike 4201-4203 where a developer's
+    // `pnpm start` (or another test) may run real nodes. Tests needing live nodes start their own.
+    KEYSHARE_NODES: 'node-1=http://127.0.0.1:1,node-2=http://127.0.0.1:2,node-3=http://127.0.0.1:3',
     EMAIL_ID_TOKEN_PRIVATE_KEY: JSON.stringify(privateJwk),
     EMAIL_CODE_RATE_LIMIT_PER_IP: '1000',
     ...env,
