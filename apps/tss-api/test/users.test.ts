@@ -145,7 +145,7 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
         exists: false,
         keyshare_node_meta: {
           threshold: 2,
-          nodes: [1, 2, 3].map((i) => ({ name: `node-${i}`, endpoint: `http://127.0.0.1:420${i}`, wallet_status: 'NOT_REGISTERED' })),
+          nodes: [1, 2, 3].map((i) => ({ name: `node-${i}`, endpoint: `http://127.0.0.1:${i}`, wallet_status: 'NOT_REGISTERED' })),
         },
         needs_reshare: false,
         active_nodes_below_threshold: false,
@@ -164,7 +164,7 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
       const reshare = (body: unknown) => post(h.baseUrl, '/tss/v1/user/reshare', body, idHeaders);
       expect((await reshare({ public_key: 'xyz', reshared_key_shares: [] })).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Invalid public key' });
       expect((await reshare({ public_key: publicKey })).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'reshared_key_shares is required' });
-      const other = await reshare({ public_key: 'ab'.repeat(32), reshared_key_shares: [{ name: 'node-2', endpoint: 'http://127.0.0.1:4202' }] });
+      const other = await reshare({ public_key: 'ab'.repeat(32), reshared_key_shares: [{ name: 'node-2', endpoint: 'http://127.0.0.1:2' }] });
       expect(other.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Invalid public key' });
     });
 
