@@ -40,14 +40,9 @@ export function createApp({ config, logger }: GatewayDeps): ServiceApp {
     description: 'Routes /tss, /svc_admin and /customer_dashboard to their services.',
     routes: [specRoute],
     logger: log,
-    ready: async () => {
-      await Promise.all(
-        upstreams.map(async (u) => {
-          const res = await fetch(new URL('/health', u.target), { signal: AbortSignal.timeout(SPEC_TIMEOUT_MS) });
-          if (!res.ok) throw new Error(`${u.name} unhealthy`);
-        }),
-      );
-    },
+    // No readiness dependency on the upstreams: a gateway that is ready only while every
+    // upstream is healthy would take /tss out of service when, say, dashboard-api is down.
+    // A down upstream is reported per request instead (503 UPSTREAM_UNAVAILABLE).
     docsUrls: upstreams.map((u) => ({ name: u.name, url: `/docs/specs/${u.name}` })),
     beforeRoutes: (app) => {
       for (const upstream of upstreams) app.use(proxyTo(upstream, config.upstreamTimeoutMs, log));

@@ -72,3 +72,12 @@ describe('gateway', () => {
     expect(() => loadConfig({ PORT: 'x', TSS_API_URL: 'nope' })).toThrow(/PORT must be an integer[\s\S]*TSS_API_URL must be a URL/);
   });
 });
+
+describe('gateway readiness', () => {
+  it('stays ready while an upstream is down, and reports the outage per request', async () => {
+    const config = loadConfig({ TSS_API_URL: 'http://127.0.0.1:1', ADMIN_API_URL: 'http://127.0.0.1:2', DASHBOARD_API_URL: 'http://127.0.0.1:3' });
+    const { app } = createApp({ config, logger });
+    expect((await request(app).get('/ready')).status).toBe(200);
+    expect((await request(app).post('/tss/v1/user/check')).status).toBe(503);
+  });
+});
