@@ -105,10 +105,12 @@ describe('build stage output (bundle-app)', () => {
       await waitForOk(`http://127.0.0.1:${port}/health`, app);
       const check = spawnSync(process.execPath, [join(out, 'healthcheck.mjs')], { env, encoding: 'utf8' });
       expect(check.status).toBe(0);
-      // The gateway is ready only when its upstreams answer; none runs here.
-      const ready = await fetch(`http://127.0.0.1:${port}/ready`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ success: false, code: 'NOT_READY' });
+      // The gateway's readiness does not follow its upstreams (none runs here); a request to one
+      // of them is answered 503 UPSTREAM_UNAVAILABLE instead.
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+      const proxied = await fetch(`http://127.0.0.1:${port}/tss/v1/user/check`, { method: 'POST' });
+      expect(proxied.status).toBe(503);
+      expect(await proxied.json()).toMatchObject({ success: false, code: 'UPSTREAM_UNAVAILABLE' });
     } finally {
       app.child.kill('SIGTERM');
     }
