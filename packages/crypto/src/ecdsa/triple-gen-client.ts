@@ -3,7 +3,7 @@ import { randomBytes } from '@noble/hashes/utils.js';
 import { CryptoError } from '../errors.js';
 
 import { baseOtSenderKeys, baseOtSenderStart } from './base-ot.js';
-import { checkCommitment, commit } from './commit.js';
+import { commit } from './commit.js';
 import { Fn, type Pt, mulG, mulSecret } from './group.js';
 import { type MulReceiverState, mulReceiverFinish, mulReceiverRound } from './multiplication.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
@@ -19,6 +19,7 @@ import {
   tripleTranscript,
   triplesDigest,
 } from './triple-gen-common.js';
+import { checkPeerOpening } from './triple-gen-opening.js';
 import { decodePolySecrets, encodePolySecrets, freshPolys } from './triple-gen-polys.js';
 import {
   type TripleGenMessage,
@@ -158,26 +159,17 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
   const tr = tripleTranscript(sessionId, count, confirmation);
 
   // Round 3 checks on the server's opening (spec 3.1-3.7).
-  if (!equalBytes(o.confirmation, confirmation)) throw fail('CHECK_FAILED', 'confirmation differs: the parties saw different commitments');
-  o.L.forEach((l, k) => {
-    if (!l[0]!.is0()) throw fail('CHECK_FAILED', `L(0) of the server is not the identity (triple ${k})`);
+  const { E, F, a, b } = checkPeerOpening({
+    sessionId,
+    count,
+    polys,
+    confirmation,
+    peerCommitment: decBytes(d.server_commitment, 'server_commitment', 32, OWN),
+    opening: o,
+    ownId: CLIENT_ID,
+    peerId: SERVER_ID,
+    transcript: tr,
   });
-  const com1 = decBytes(d.server_commitment, 'server_commitment', 32, OWN);
-  if (!checkCommitment(com1, polyCommitBytes(sessionId, SERVER_ID, o.E, o.F, o.L), o.randomizer)) {
-    throw fail('INVALID_COMMITMENT', 'server commitment does not open to the revealed E, F, L');
-  }
-  for (let k = 0; k < count; k++) {
-    if (!verifyDlog(tr.fork('dlog0', SERVER_ID, k), o.E[k]![0]!, o.proofsE[k]!)) throw fail('INVALID_PROOF', `dlog proof of e(0) fails (triple ${k})`);
-    if (!verifyDlog(tr.fork('dlog1', SERVER_ID, k), o.F[k]![0]!, o.proofsF[k]!)) throw fail('INVALID_PROOF', `dlog proof of f(0) fails (triple ${k})`);
-  }
-  const E = polys.E.map((p, k) => addPointPolys(p, o.E[k]!));
-  const F = polys.F.map((p, k) => addPointPolys(p, o.F[k]!));
-  const a = polys.e.map((e, k) => Fn.add(evalScalarPoly(e, CLIENT_ID), o.sharesE[k]!));
-  const b = polys.f.map((f, k) => Fn.add(evalScalarPoly(f, CLIENT_ID), o.sharesF[k]!));
-  for (let k = 0; k < count; k++) {
-    if (!evalPointPoly(E[k]!, CLIENT_ID).equals(mulG(a[k]!))) throw fail('INVALID_SHARE', `E(1) ≠ a_1·G: bad share of e (triple ${k})`);
-    if (!evalPointPoly(F[k]!, CLIENT_ID).equals(mulG(b[k]!))) throw fail('INVALID_SHARE', `F(1) ≠ b_1·G: bad share of f (triple ${k})`);
-  }
 
   // Round 3 (own part) and round 4 checks of the server's C_2.
   const r4 = m.round4;

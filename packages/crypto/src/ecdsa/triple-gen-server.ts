@@ -1,11 +1,10 @@
-import { equalBytes } from '@noble/curves/utils.js';
 import { CryptoError } from '../errors.js';
 
 import { baseOtReceive } from './base-ot.js';
-import { checkCommitment, commit } from './commit.js';
+import { commit } from './commit.js';
 import { Fn, type Pt, mulG, mulPublic, mulSecret } from './group.js';
 import { mulSenderRound } from './multiplication.js';
-import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
+import { evalScalarPoly } from './polynomial.js';
 import { type Proof, proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
 import { type ProtocolState, checkState, newState, runStep } from './state.js';
 import { type Triple, makeTriple } from './triple.js';
@@ -19,6 +18,7 @@ import {
   tripleTranscript,
   triplesDigest,
 } from './triple-gen-common.js';
+import { checkPeerOpening } from './triple-gen-opening.js';
 import { decodePolySecrets, encodePolySecrets, freshPolys } from './triple-gen-polys.js';
 import {
   type TriplesMsg1Reply,
@@ -117,26 +117,17 @@ function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
   const tr = tripleTranscript(sessionId, count, confirmation);
 
   // Round 3 checks on the client's opening (spec 3.1-3.7).
-  if (!equalBytes(o.confirmation, confirmation)) throw fail('CHECK_FAILED', 'confirmation differs: the parties saw different commitments');
-  o.L.forEach((l, k) => {
-    if (!l[0]!.is0()) throw fail('CHECK_FAILED', `L(0) of the client is not the identity (triple ${k})`);
+  const { E, F, a, b } = checkPeerOpening({
+    sessionId,
+    count,
+    polys,
+    confirmation,
+    peerCommitment: decBytes(d.client_commitment, 'client_commitment', 32, OWN),
+    opening: o,
+    ownId: SERVER_ID,
+    peerId: CLIENT_ID,
+    transcript: tr,
   });
-  const com0 = decBytes(d.client_commitment, 'client_commitment', 32, OWN);
-  if (!checkCommitment(com0, polyCommitBytes(sessionId, CLIENT_ID, o.E, o.F, o.L), o.randomizer)) {
-    throw fail('INVALID_COMMITMENT', 'client commitment does not open to the revealed E, F, L');
-  }
-  for (let k = 0; k < count; k++) {
-    if (!verifyDlog(tr.fork('dlog0', CLIENT_ID, k), o.E[k]![0]!, o.proofsE[k]!)) throw fail('INVALID_PROOF', `dlog proof of e(0) fails (triple ${k})`);
-    if (!verifyDlog(tr.fork('dlog1', CLIENT_ID, k), o.F[k]![0]!, o.proofsF[k]!)) throw fail('INVALID_PROOF', `dlog proof of f(0) fails (triple ${k})`);
-  }
-  const E = polys.E.map((p, k) => addPointPolys(p, o.E[k]!));
-  const F = polys.F.map((p, k) => addPointPolys(p, o.F[k]!));
-  const a = polys.e.map((e, k) => Fn.add(evalScalarPoly(e, SERVER_ID), o.sharesE[k]!));
-  const b = polys.f.map((f, k) => Fn.add(evalScalarPoly(f, SERVER_ID), o.sharesF[k]!));
-  for (let k = 0; k < count; k++) {
-    if (!evalPointPoly(E[k]!, SERVER_ID).equals(mulG(a[k]!))) throw fail('INVALID_SHARE', `E(2) ≠ a_2·G: bad share of e (triple ${k})`);
-    if (!evalPointPoly(F[k]!, SERVER_ID).equals(mulG(b[k]!))) throw fail('INVALID_SHARE', `F(2) ≠ b_2·G: bad share of f (triple ${k})`);
-  }
 
   // Multiplication: OT extension with the KOS check, then the MtA sender side.
   const delta = decBytes(d.ot_delta, 'ot_delta', 16, OWN);
