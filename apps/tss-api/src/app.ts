@@ -7,6 +7,16 @@ import type { TssApiConfig } from './env.js';
 import { createGuards } from './guards.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
+import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
+import { ecdsaPresignRepo } from './modules/ecdsa-presign/repo.js';
+import { ecdsaPresignRoutes } from './modules/ecdsa-presign/routes.js';
+import { ecdsaPresignService } from './modules/ecdsa-presign/service.js';
+import { ecdsaSignRepo } from './modules/ecdsa-sign/repo.js';
+import { ecdsaSignRoutes } from './modules/ecdsa-sign/routes.js';
+import { ecdsaSignService } from './modules/ecdsa-sign/service.js';
+import { ecdsaTriplesRepo } from './modules/ecdsa-triples/repo.js';
+import { ecdsaTriplesRoutes } from './modules/ecdsa-triples/routes.js';
+import { ecdsaTriplesService } from './modules/ecdsa-triples/service.js';
 import { emailLoginRepo } from './modules/email-login/repo.js';
 import { emailLoginRoutes } from './modules/email-login/routes.js';
 import { emailLoginService } from './modules/email-login/service.js';
@@ -62,7 +72,10 @@ export function createApp(deps: TssApiDeps): TssApi {
 
   const users = usersRepo(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
-  const sessions = sessionsService(sessionsRepo(db));
+  const sessionRows = sessionsRepo(db);
+  const sessions = sessionsService(sessionRows);
+  const ecdsaDeps = { db, steps: stepSessionRepo(db), sessions, sessionsRepo: sessionRows, cipher };
+  const ttl = config.tssSessionTtlSeconds;
   const routes = [
     ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
     ...(config.emailLogin.enabled
@@ -81,13 +94,26 @@ export function createApp(deps: TssApiDeps): TssApi {
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
     ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
+    ...ecdsaTriplesRoutes(
+      ecdsaTriplesService({
+        ...ecdsaDeps,
+        repo: ecdsaTriplesRepo(db),
+        config: { batchMax: config.ecdsa.tripleBatchMax, poolMax: config.ecdsa.triplePoolMax, sessionTtlSeconds: ttl },
+      }),
+      guards,
+    ),
+    ...ecdsaPresignRoutes(
+      ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl } }),
+      guards,
+    ),
+    ...ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards),
   ];
 
   const service = createServiceApp({
     name: 'tss-api',
     description:
-      'Users and sign-in, email login, keygen, TSS sessions (/tss/v1) and Ed25519 FROST signing (/tss/v2). Authentication: docs/auth.md; ' +
-      'shapes: docs/api/tss-ed25519.md.',
+      'Users and sign-in, email login, keygen, TSS sessions, two-party ECDSA triples/presign/sign (/tss/v1) and Ed25519 FROST signing (/tss/v2). Authentication: docs/auth.md; ' +
+      'shapes: docs/api/tss-ed25519.md, docs/api/tss-ecdsa.md.',
     routes,
     logger,
     ready: async () => {

@@ -41,6 +41,15 @@ export interface TssApiConfig {
   /** Social and OIDC providers (the email provider is added by the app from emailLogin). */
   providers: Omit<IdTokenProvidersConfig, 'email'>;
   tssSessionTtlSeconds: number;
+  /** Two-party ECDSA pools (docs/api/tss-ecdsa.md). */
+  ecdsa: {
+    /** ECDSA_PRESIGNATURE_POOL_MAX: unused presignatures a wallet may hold (default 100). */
+    presignaturePoolMax: number;
+    /** ECDSA_TRIPLE_POOL_MAX: unused triples a wallet may hold (default 2 per allowed presignature). */
+    triplePoolMax: number;
+    /** ECDSA_TRIPLE_BATCH_MAX: triples per generation run (default 64: a ~6.3 MB message under the 10 MB body limit). */
+    tripleBatchMax: number;
+  };
   keyshare: { nodes: KeyshareNodeSeed[]; threshold: number };
 }
 
@@ -125,6 +134,14 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     },
     providers,
     tssSessionTtlSeconds: env.int('TSS_SESSION_TTL_SECONDS', 300, { min: 5, max: 86_400 }),
+    ecdsa: (() => {
+      const presignaturePoolMax = env.int('ECDSA_PRESIGNATURE_POOL_MAX', 100, { min: 1, max: 10_000 });
+      return {
+        presignaturePoolMax,
+        triplePoolMax: env.int('ECDSA_TRIPLE_POOL_MAX', 2 * presignaturePoolMax, { min: 2, max: 20_000 }),
+        tripleBatchMax: env.int('ECDSA_TRIPLE_BATCH_MAX', 64, { min: 2, max: 64 }),
+      };
+    })(),
     keyshare: { nodes, threshold: env.int('KEYSHARE_THRESHOLD', 2, { min: 1, max: 255 }) },
   };
   env.done();

@@ -20,6 +20,7 @@
  *
  * Sign (online; 1 round trip; the client is the coordinator)
  *   signShareServer(presignature, msgHash32)  -> sign/share message (consumes the presignature)
+ *   signShareClient(presignature, msgHash32)  -> the client's sign/share, for a server that combines
  *   signCombineClient(presignature, msgHash32, shareMsg) -> { signature (r‖s, low-s), r, s, recovery }
  *
  * Costs: tripleBatchCost(count), TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS.
@@ -69,7 +70,7 @@ export {
 } from './presign.js';
 export type { Presignature } from './presignature.js';
 export type { EcdsaKeyShare } from './key-share.js';
-export { signShareServer, signCombineClient, type SignatureShareMessage, type EcdsaSignature } from './sign.js';
+export { signShareServer, signShareClient, signCombineClient, type SignatureShareMessage, type EcdsaSignature } from './sign.js';
 export { tripleBatchCost, type TripleBatchCost, TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS } from './cost.js';
 export { ECDSA_CIPHERSUITE, ECDSA_WIRE_VERSION } from './wire.js';
 export type { ProtocolState as EcdsaProtocolState, StepResult as EcdsaStepResult, Role as EcdsaRole } from './state.js';

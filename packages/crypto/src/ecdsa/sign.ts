@@ -54,6 +54,16 @@ export function signShareServer(presignature: Presignature, msgHash: Uint8Array)
 }
 
 /**
+ * Client: its own signature share, for a server that combines (tss-api sign/step1 with
+ * msgs_1.signature_share): then the server's share never has to leave the server. Consumes the
+ * client's presignature. Same message shape as the server's, with the client's R.
+ */
+export function signShareClient(presignature: Presignature, msgHash: Uint8Array): SignatureShareMessage {
+  const { s, R } = share(presignature, msgHash, CLIENT_ID);
+  return { ...header('sign/share'), big_r: R.toHex(true), signature_share: encScalar(s) };
+}
+
+/**
  * Client: combines its own share with the server's, normalises to low-s, computes the
  * recovery id and verifies the signature; consumes the client's presignature.
  */

@@ -1,0 +1,97 @@
+import type { Prisma, PrismaClient, TssSessionKind } from '@svc/db';
+
+/** What a triples or presign session keeps in TssSession.state between steps. */
+export interface StepSessionState {
+  v: 1;
+  /** Number of the next client message this session accepts (1-based). */
+  next_step: number;
+  /** The server's protocol state, sealed (ShareCipher string form). Removed when the session ends. */
+  protocol?: string;
+  /** Public facts kept for the record: batch size, pool rows written. */
+  count?: number;
+}
+
+export interface LiveStepSession {
+  id: string;
+  walletId: string;
+  stateVersion: number;
+  state: StepSessionState;
+}
+
+export type Tx = Prisma.TransactionClient;
+
+/**
+ * Sessions of the multi-step offline protocols (triples, presign). Every step is a
+ * compare-and-swap on state_version: two replicas serving the same step both compute, only one
+ * update matches, and only that one's answer leaves (the other answers 409).
+ */
+export function stepSessionRepo(db: PrismaClient) {
+  return {
+    async create(s: {
+      id: string;
+      userId: string;
+      walletId: string;
+      kind: TssSessionKind;
+      state: StepSessionState;
+      stage: string;
+      expiresAt: Date;
+      customerId: string | null;
+      apiKeyId: string | null;
+    }, tx: Tx | PrismaClient = db): Promise<void> {
+      await tx.tssSession.create({
+        data: {
+          id: s.id,
+          userId: s.userId,
+          walletId: s.walletId,
+          kind: s.kind,
+          status: 'ACTIVE',
+          state: s.state as unknown as Prisma.InputJsonValue,
+          stateVersion: 1,
+          expiresAt: s.expiresAt,
+          customerId: s.customerId,
+          apiKeyId: s.apiKeyId,
+          stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } },
+        },
+      });
+    },
+
+    /** The user's live session of this kind, or null (then SessionsService explains why). */
+    async live(id: string, userId: string, kind: TssSessionKind): Promise<LiveStepSession | null> {
+      const row = await db.tssSession.findFirst({
+        where: { id, userId, kind, status: 'ACTIVE', expiresAt: { gt: new Date() } },
+        select: { id: true, walletId: true, stateVersion: true, state: true },
+      });
+      if (!row || !row.walletId) return null;
+      return { id: row.id, walletId: row.walletId, stateVersion: row.stateVersion, state: row.state as unknown as StepSessionState };
+    },
+
+    /**
+     * The compare-and-swap of one step: stores the new state (and ends the session when
+     * `status` is COMPLETED) only if nobody stepped from `fromVersion` before, and records the
+     * stage. False when another request won.
+     */
+    async advance(
+      tx: Tx | PrismaClient,
+      s: { id: string; fromVersion: number; state: StepSessionState; stage: string; status?: 'COMPLETED' },
+    ): Promise<boolean> {
+      const { count } = await tx.tssSession.updateMany({
+        where: { id: s.id, status: 'ACTIVE', stateVersion: s.fromVersion, expiresAt: { gt: new Date() } },
+        data: {
+          state: s.state as unknown as Prisma.InputJsonValue,
+          stateVersion: s.fromVersion + 1,
+          ...(s.status ? { status: s.status, completedAt: new Date() } : {}),
+        },
+      });
+      if (count !== 1) return false;
+      await tx.tssStage.create({ data: { sessionId: s.id, name: s.stage, status: 'COMPLETED', completedAt: new Date() } });
+      return true;
+    },
+
+    /** Runs `work` in one transaction (pool rows written together with the final step). */
+    transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+      return db.$transaction(work, { timeout: 20_000 });
+    },
+  };
+}
+
+export type StepSessionRepo = ReturnType<typeof stepSessionRepo>;

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { CryptoError, fromHex, signShareServer, type Presignature } from '@svc/crypto';
+import type { PrismaClient } from '@svc/db';
+import { AppError } from '@svc/envelope';
+import type { ShareCipher } from '@svc/share-cipher';
+import { openJsonValue, presignatureAad } from '../ecdsa-common/sealed-material.js';
+import { ecdsaWalletOf } from '../ecdsa-common/wallet-repo.js';
+import type { SessionsRepo } from '../sessions/repo.js';
+import type { SessionsService } from '../sessions/service.js';
+import type { Caller } from '../sign-ed25519/service.js';
+import { combineSignature } from './combine-signature.js';
+import type { EcdsaSignRepo, TakenPresignature } from './repo.js';
+
+export interface SignOutput {
+  /** 32 bytes, big-endian, as numbers 0-255. */
+  r: number[];
+  /** 32 bytes, big-endian, low s (s <= n/2), as numbers 0-255. */
+  s: number[];
+  /** 0..3: bit 0 parity of R.y, bit 1 set when x(R) >= n; Ethereum v = 27 + recovery_id. */
+  recovery_id: number;
+}
+
+export interface Step1Response {
+  session_id: string;
+  /** What the client needs to check it signs with the presignature it meant: R of that presignature. */
+  msgs_0: { presignature_id: string; big_r: string };
+  /** Present when msgs_1 carried the client's signature_share (one round trip); else null until step 2. */
+  sign_output: SignOutput | null;
+}
+
+export interface Step2Response {
+  session_id: string;
+  sign_output: SignOutput;
+}
+
+const array = (bytes: Uint8Array) => Array.from(bytes);
+
+/**
+ * Online two-party ECDSA, server side. The server is the combiner: the client sends its own
+ * signature share (s_1, computable from its presignature and the hash alone), the server adds
+ * its share, normalises, verifies and answers the finished (public) signature. Its own share
+ * never leaves the server, and it is computed only from a presignature the database has
+ * already marked CONSUMED (step 1) and taken out of the session (step 2).
+ */
+export function ecdsaSignService(deps: {
+  db: PrismaClient;
+  repo: EcdsaSignRepo;
+  sessions: SessionsService;
+  sessionsRepo: SessionsRepo;
+  cipher: ShareCipher;
+  sessionTtlSeconds: number;
+}) {
+  const { repo, cipher } = deps;
+
+  async function whyNotTaken(userId: string): Promise<never> {
+    const { signingEnabled, wallet } = await ecdsaWalletOf(deps.db, userId);
+    if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
+    if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+    // Unknown, another wallet's, or consumed: one answer, so ids cannot be probed.
+    throw new AppError('PRESIGNATURE_NOT_AVAILABLE', 'Presignature not available');
+  }
+
+  /** Opens the presignature, computes the server share, combines and verifies; aborts the session on a bad client share. */
+  async function finish(taken: TakenPresignature, hash: Uint8Array, clientShare: string, stage: string): Promise<SignOutput> {
+    const sealed = taken.state.presignature;
+    if (!sealed) throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
+    const presignature = openJsonValue<Presignature>(
+      cipher,
+      { keyId: sealed.key_id, ciphertext: Buffer.from(sealed.material, 'base64') },
+      presignatureAad(taken.state.presignature_id, taken.walletId),
+    );
+    let output: SignOutput;
+    try {
+      const serverShare = signShareServer(presignature, hash);
+      const sig = combineSignature(serverShare, clientShare, hash, fromHex(taken.publicKey, 'public_key', 33));
+      output = { r: array(sig.r), s: array(sig.s), recovery_id: sig.recoveryId };
+    } catch (error) {
+      if (!(error instanceof CryptoError)) throw error;
+      await deps.sessionsRepo.end(taken.sessionId, taken.userId, 'ABORTED', `aborted:${error.code}`);
+      throw new AppError('INVALID_PROTOCOL_MESSAGE', `${stage} refused: ${error.message}`);
+    }
+    if (!(await repo.complete({ sessionId: taken.sessionId, walletId: taken.walletId, msgHash: taken.state.msg_hash, stage }))) {
+      throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
+    }
+    return output;
+  }
+
+  return {
+    async step1(caller: Caller, msg: number[], msgs1: { presignature_id: string; signature_share?: string }): Promise<Step1Response> {
+      const hash = Uint8Array.from(msg);
+      const msgHash = Buffer.from(hash).toString('hex');
+      const taken = await repo.takePresignature({
+        presignatureId: msgs1.presignature_id,
+        userId: caller.userId,
+        sessionId: randomUUID(),
+        msgHash,
+        expiresAt: new Date(Date.now() + deps.sessionTtlSeconds * 1000),
+        customerId: caller.customerId,
+        apiKeyId: caller.apiKeyId,
+      });
+      if (!taken) return whyNotTaken(caller.userId);
+      const sealed = taken.state.presignature!;
+      const presignature = openJsonValue<Presignature>(
+        cipher,
+        { keyId: sealed.key_id, ciphertext: Buffer.from(sealed.material, 'base64') },
+        presignatureAad(msgs1.presignature_id, taken.walletId),
+      );
+      const msgs0 = { presignature_id: msgs1.presignature_id, big_r: presignature.big_r };
+      presignature.share_k = '';
+      presignature.share_sigma = '';
+      if (msgs1.signature_share === undefined) return { session_id: taken.sessionId, msgs_0: msgs0, sign_output: null };
+      const output = await finish(taken, hash, msgs1.signature_share, 'step1-combine');
+      return { session_id: taken.sessionId, msgs_0: msgs0, sign_output: output };
+    },
+
+    async step2(caller: Caller, sessionId: string, msg: number[], msgs1: { signature_share: string }): Promise<Step2Response> {
+      const taken = await repo.takeFromSession(sessionId, caller.userId);
+      if (!taken) {
+        if (await repo.isLive(sessionId, caller.userId)) throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
+        return deps.sessions.explainUnavailable(sessionId, caller.userId, 'SIGN_ECDSA');
+      }
+      const hash = Uint8Array.from(msg);
+      if (Buffer.from(hash).toString('hex') !== taken.state.msg_hash) {
+        await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'aborted:MSG_MISMATCH');
+        throw new AppError('INVALID_PROTOCOL_MESSAGE', 'step2 refused: msg differs from the hash given at step1');
+      }
+      return { session_id: sessionId, sign_output: await finish(taken, hash, msgs1.signature_share, 'step2') };
+    },
+  };
+}
+
+export type EcdsaSignService = ReturnType<typeof ecdsaSignService>;

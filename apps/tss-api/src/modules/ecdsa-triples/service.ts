@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { tripleGenServerStart, tripleGenServerStep, type Triple, type TripleGenState } from '@svc/crypto';
+import { AppError } from '@svc/envelope';
+import type { ShareCipher } from '@svc/share-cipher';
+import type { SessionsRepo } from '../sessions/repo.js';
+import type { SessionsService } from '../sessions/service.js';
+import type { Caller } from '../sign-ed25519/service.js';
+import { openState, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
+import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
+import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
+import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
+import { ecdsaWalletOf, type EcdsaWallet } from '../ecdsa-common/wallet-repo.js';
+import type { PrismaClient } from '@svc/db';
+import type { EcdsaTriplesRepo } from './repo.js';
+
+export interface TriplesConfig {
+  /** Triples one run may generate (ECDSA_TRIPLE_BATCH_MAX; the crypto default is 64 ≈ 6.3 MB per message). */
+  batchMax: number;
+  /** Unused triples a wallet may hold (ECDSA_TRIPLE_POOL_MAX). */
+  poolMax: number;
+  sessionTtlSeconds: number;
+}
+
+export interface StepResponse {
+  session_id: string;
+  /** The server's outgoing wire message (triples/N-reply, presign/N-reply). */
+  msg: unknown;
+  /** True when the server finished: its outputs are in the pool. */
+  done: boolean;
+}
+
+const STAGES = ['', 'triples/1', 'triples/2', 'triples/3'];
+
+/**
+ * Batched triple generation, server side (P1): three client messages, three answers. Each
+ * step's new protocol state is sealed into the session with a compare-and-swap before the answer
+ * leaves; the last step writes the server's triples to triple_pool (sealed) in the same
+ * transaction that completes the session.
+ */
+export function ecdsaTriplesService(deps: {
+  db: PrismaClient;
+  repo: EcdsaTriplesRepo;
+  steps: StepSessionRepo;
+  sessions: SessionsService;
+  sessionsRepo: SessionsRepo;
+  cipher: ShareCipher;
+  config: TriplesConfig;
+}) {
+  const { repo, steps, cipher, config } = deps;
+
+  async function wallet(userId: string): Promise<EcdsaWallet> {
+    const { signingEnabled, wallet: w } = await ecdsaWalletOf(deps.db, userId);
+    if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
+    if (!w) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+    return w;
+  }
+
+  async function start(caller: Caller, msg: unknown): Promise<StepResponse> {
+    const w = await wallet(caller.userId);
+    const requested = (msg as { count?: unknown } | null)?.count;
+    // The cheap refusal first; the final step enforces the cap again under a lock.
+    if (typeof requested === 'number' && (await repo.unusedCount(w.id)) + requested > config.poolMax) {
+      throw new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${config.poolMax} unused triples per wallet)`);
+    }
+    const state = tripleGenServerStart({ maxCount: config.batchMax });
+    let result;
+    try {
+      result = tripleGenServerStep(state, msg);
+    } catch (error) {
+      return abortOnProtocolError(deps.sessionsRepo, null, caller.userId, 'triples/1', error);
+    }
+    if (result.done) throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
+    const sessionId = randomUUID();
+    await steps.create({
+      id: sessionId,
+      userId: caller.userId,
+      walletId: w.id,
+      kind: 'TRIPLES',
+      state: { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) },
+      stage: STAGES[1]!,
+      expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
+      customerId: caller.customerId,
+      apiKeyId: caller.apiKeyId,
+    });
+    return { session_id: sessionId, msg: result.outgoing, done: false };
+  }
+
+  async function step(caller: Caller, sessionId: string, msg: unknown): Promise<StepResponse> {
+    const live = await steps.live(sessionId, caller.userId, 'TRIPLES');
+    if (!live) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'TRIPLES');
+    if (!live.state.protocol) stepConflict();
+    const stepNo = live.state.next_step;
+    const state = openState<TripleGenState>(cipher, sessionId, live.state.protocol);
+    let result;
+    try {
+      result = tripleGenServerStep(state, msg);
+    } catch (error) {
+      return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, STAGES[stepNo] ?? 'triples step', error);
+    }
+    if (!result.done) {
+      const next: StepSessionState = { v: 1, next_step: stepNo + 1, protocol: sealState(cipher, sessionId, result.state) };
+      if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: live.stateVersion, state: next, stage: STAGES[stepNo] ?? `triples/${stepNo}` }))) stepConflict();
+      return { session_id: sessionId, msg: result.outgoing, done: false };
+    }
+
+    const triples: Triple[] = result.output;
+    const rows = triples.map((t) => {
+      const id = tripleRowId(live.walletId, t.session_id, t.index);
+      const sealed = sealJsonValue(cipher, t, tripleAad(id, live.walletId));
+      return { id, material: sealed.ciphertext, keyId: sealed.keyId };
+    });
+    const outcome = await steps.transaction(async (tx) => {
+      if (!(await repo.lockAndCheckCap(tx, live.walletId, rows.length, config.poolMax))) return 'full' as const;
+      const done: StepSessionState = { v: 1, next_step: stepNo + 1, count: rows.length };
+      if (!(await steps.advance(tx, { id: sessionId, fromVersion: live.stateVersion, state: done, stage: STAGES[stepNo] ?? 'triples/3', status: 'COMPLETED' }))) {
+        return 'conflict' as const;
+      }
+      await repo.insert(tx, live.walletId, rows);
+      return 'stored' as const;
+    });
+    if (outcome === 'conflict') stepConflict();
+    if (outcome === 'full') {
+      // Other batches filled the pool while this one ran: nothing stored, the session ends.
+      await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'pool_full');
+      throw new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${config.poolMax} unused triples per wallet)`);
+    }
+    return { session_id: sessionId, msg: result.outgoing ?? null, done: true };
+  }
+
+  return {
+    step(caller: Caller, body: StepRequest): Promise<StepResponse> {
+      return body.session_id ? step(caller, body.session_id, body.msg) : start(caller, body.msg);
+    },
+  };
+}
+
+export type EcdsaTriplesService = ReturnType<typeof ecdsaTriplesService>;
