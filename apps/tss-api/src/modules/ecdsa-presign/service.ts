@@ -12,7 +12,7 @@ import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, openState, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
-import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
+import { abortOnProtocolError, refuseEarlierStep, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
 import { ecdsaWalletOf } from '../ecdsa-common/wallet-repo.js';
@@ -128,6 +128,7 @@ export function ecdsaPresignService(deps: {
     const live = await steps.live(sessionId, caller.userId, 'PRESIGN');
     if (!live) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'PRESIGN');
     if (!live.state.protocol) stepConflict();
+    refuseEarlierStep(msg, 'presign', live.state.next_step);
     const state = openState<PresignState>(cipher, sessionId, live.state.protocol);
     let result;
     try {

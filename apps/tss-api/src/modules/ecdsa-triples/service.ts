@@ -6,7 +6,7 @@ import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
 import { openState, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
-import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
+import { abortOnProtocolError, refuseEarlierStep, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
 import { ecdsaWalletOf, type EcdsaWallet } from '../ecdsa-common/wallet-repo.js';
@@ -89,6 +89,7 @@ export function ecdsaTriplesService(deps: {
     const live = await steps.live(sessionId, caller.userId, 'TRIPLES');
     if (!live) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'TRIPLES');
     if (!live.state.protocol) stepConflict();
+    refuseEarlierStep(msg, 'triples', live.state.next_step);
     const stepNo = live.state.next_step;
     const state = openState<TripleGenState>(cipher, sessionId, live.state.protocol);
     let result;
