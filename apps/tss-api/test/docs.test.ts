@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { listMountedRoutes, toOpenApiPath } from '@svc/http';
 import { startHarness, type Harness } from './support/harness.js';
 
@@ -19,8 +19,12 @@ describe('documentation', () => {
     }
   });
 
-  it('docs/api/tss-ed25519.md names every /tss route', () => {
-    const text = readFileSync(new URL('../../../docs/api/tss-ed25519.md', import.meta.url), 'utf8');
+  it('docs/api/tss-*.md name every /tss route', () => {
+    const dir = new URL('../../../docs/api/', import.meta.url);
+    const text = readdirSync(dir)
+      .filter((f) => f.startsWith('tss-') && f.endsWith('.md'))
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .join('\n');
     for (const route of listMountedRoutes(h.api.app).filter((r) => r.includes(' /tss/'))) {
       expect(text).toContain(route);
     }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, type CryptoKey } from 'jose';
 import { sendJson, startLocalServer } from './local-server.js';
 
@@ -79,6 +79,10 @@ export async function startOidcIssuer(options: { alg?: 'RS256' | 'ES256'; audien
       .setIssuer(o.issuer ?? issuer)
       .setAudience(o.audience ?? audience)
       .setIssuedAt(now - 5)
+      // Providers mint a distinct token per sign-in (jti, nonce); without it two tokens issued in
+      // the same second would be byte-identical, and a key share node rightly refuses to bind one
+      // token to two session keys.
+      .setJti(randomUUID())
       .setExpirationTime(now + (o.expiresIn ?? 600))
       .sign(key);
   };
