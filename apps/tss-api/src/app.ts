@@ -8,6 +8,8 @@ import { createGuards } from './guards.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
 import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
+import { ecdsaPoolRepo } from './modules/ecdsa-pool/repo.js';
+import { ecdsaPoolRoutes } from './modules/ecdsa-pool/routes.js';
 import { ecdsaPresignRepo } from './modules/ecdsa-presign/repo.js';
 import { ecdsaPresignRoutes } from './modules/ecdsa-presign/routes.js';
 import { ecdsaPresignService } from './modules/ecdsa-presign/service.js';
@@ -106,6 +108,7 @@ export function createApp(deps: TssApiDeps): TssApi {
       ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl } }),
       guards,
     ),
+    ...ecdsaPoolRoutes(db, ecdsaPoolRepo(db), guards),
     ...ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards),
   ];
 

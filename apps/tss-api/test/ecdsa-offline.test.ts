@@ -200,6 +200,36 @@ describe('ECDSA offline protocols: triples and presign steps', () => {
     expect(await h.t.db.triplePoolItem.count({ where: { walletId: carol.walletId, status: 'UNUSED' } })).toBe(12);
   });
 
+  it('presign/discard drops the unused halves a client lost: the cap frees, old ids are refused, the material is erased', async () => {
+    const erin = await createEcdsaUser(h);
+    const lost = await fillPool(via(h.baseUrl, erin), erin.key.keyShare, 6);
+    await generateTriples(via(h.baseUrl, erin), 4);
+    expect((await fillPool(via(h.baseUrl, erin), erin.key.keyShare, 1).catch((e: Error) => e.message))).toMatch(/PRESIGNATURE_POOL_FULL/);
+    // One presignature is spent concurrently with the discard: it is either signed or discarded, never both.
+    const [signed, discarded] = await Promise.all([
+      post<{ sign_output: unknown }>(h.baseUrl, '/tss/v1/sign/step1', { msg: Array.from(randomBytes(32)), msgs_1: { presignature_id: lost[0]!.id } }, erin.headers),
+      post<{ discarded_presignatures: number; discarded_triples: number }>(h.baseUrl, '/tss/v1/presign/discard', {}, erin.headers),
+    ]);
+    const d = discarded.body.data!;
+    expect(discarded.status).toBe(200);
+    expect(d.discarded_presignatures + (signed.status === 200 ? 1 : 0)).toBe(6);
+    expect(d.discarded_triples).toBe(6); // 4 generated + the 2 of the refused presign
+    const rows = await h.t.db.presignaturePoolItem.findMany({ where: { walletId: erin.walletId } });
+    expect(rows.filter((r) => r.status === 'DISCARDED').every((r) => r.material.length === 0)).toBe(true);
+    expect(rows.filter((r) => r.status === 'UNUSED')).toHaveLength(0);
+    expect(await h.t.db.triplePoolItem.count({ where: { walletId: erin.walletId, status: 'UNUSED' } })).toBe(0);
+    // A discarded presignature can never be spent; the pool refills.
+    const late = await post(h.baseUrl, '/tss/v1/sign/step1', { msg: Array.from(randomBytes(32)), msgs_1: { presignature_id: lost[1]!.id } }, erin.headers);
+    expect([late.status, late.body.code]).toEqual([409, 'PRESIGNATURE_NOT_AVAILABLE']);
+    const fresh = await fillPool(via(h.baseUrl, erin), erin.key.keyShare, 2);
+    const hash = randomBytes(32);
+    const { output } = await signTwoSteps(via(h.baseUrl, erin), fresh[0]!, hash);
+    expect(recoverPublicKey(output, hash)).toBe(toHex(erin.key.publicKey));
+    // Strict body; a user without a secp256k1 wallet has nothing to discard.
+    expect((await post(h.baseUrl, '/tss/v1/presign/discard', { all: true }, erin.headers)).status).toBe(400);
+    expect((await post(h.baseUrl, '/tss/v1/presign/discard', {}, { ...erin.headers, authorization: 'Bearer nope' })).status).toBe(401);
+  });
+
   it('a database dump holds no triple, presignature or protocol-state secret in plaintext', async () => {
     const dave = await createEcdsaUser(h);
     const pooled = await fillPool(via(h.baseUrl, dave), dave.key.keyShare, 2);

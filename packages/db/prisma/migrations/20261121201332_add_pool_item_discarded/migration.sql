@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "pool_item_status" ADD VALUE 'DISCARDED';
+
