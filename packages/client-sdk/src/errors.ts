@@ -16,7 +16,7 @@ export const CLIENT_ERROR_CODES = [
   'KEYSHARE_ERROR', // the key share nodes could not commit, store or return enough shares
   'NOT_SIGNED_IN', // the flow needs a sign-in (or a fresh ID token) first
   'NO_LOCAL_SHARE', // this device holds no client share for the wallet: recover() first
-  'ECDSA_UNAVAILABLE', // no presignature source: the service does not serve ECDSA signing yet
+  'ECDSA_UNAVAILABLE', // no presignature could be produced for a signature
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 

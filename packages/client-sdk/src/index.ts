@@ -13,9 +13,11 @@ export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-w
 export { adr036SignDoc } from './chains/cosmos/adr036.js';
 export { SvmWallet, transactionIdOf, type SvmWalletOptions, type SvmTransactionInput, type SvmSignedMessage } from './chains/svm/svm-wallet.js';
 export { createChainWallets, type ChainWallets, type ChainWalletsOptions } from './chain-wallets.js';
-export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus, type ExportedKeys, type EcdsaWiring } from './wallet/svc-wallet.js';
+export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus, type ExportedKeys } from './wallet/svc-wallet.js';
+export { EcdsaPools, type EcdsaWiring, type EcdsaPoolsOptions } from './wallet/ecdsa-pools.js';
+export { generateTriples, presign, ecdsaPresignatureProducer, tssEcdsaSignStep, type PooledPresignature } from './threshold/ecdsa-tss.js';
 export { AuthedClient, type AuthedClientOptions } from './wallet/authed-client.js';
 export type { Curve, WalletInfo, SignInResult, UserCheckResult, KeyshareNodeStatus, WalletStatus, ServerSeedPart } from './wallet/tss-api-types.js';
 export { Ed25519ThresholdSigner, type AuthedPoster } from './threshold/ed25519-threshold-signer.js';
-export { Secp256k1ThresholdSigner, unavailableEcdsaSignStep, type EcdsaSignStep } from './threshold/secp256k1-threshold-signer.js';
-export { PresignaturePool, UnavailablePresignatureSource, type PresignatureSource, type PresignaturePoolOptions } from './threshold/presignature-pool.js';
+export { Secp256k1ThresholdSigner, type EcdsaSignStep } from './threshold/secp256k1-threshold-signer.js';
+export { PresignaturePool, type PresignatureSource, type PresignaturePoolOptions } from './threshold/presignature-pool.js';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { verifyMessage } from 'viem';
 import { opensslVerifies } from './helpers/svm-verify.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -58,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('the SDK bundle in headless Chromium', () => {
-  it('signs in with an email code, runs keygen and returns an Ed25519 signature that verifies', async () => {
+  it('signs in with an email code, runs keygen and returns an Ed25519 and an ECDSA signature that verify', async () => {
     const tab = await context.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (e) => errors.push(e.message));
@@ -77,8 +78,10 @@ describe('the SDK bundle in headless Chromium', () => {
     const signature = Buffer.from(result.signature as string, 'hex');
     const publicKey = Buffer.from(result.publicKey as string, 'hex');
     expect(opensslVerifies(publicKey, signature, new TextEncoder().encode('signed in Chromium'))).toBe(true);
-    // ECDSA: tss-api serves no triples/presign/sign yet; the SDK says so instead of signing.
-    expect(result.ecdsa).toBe('SvcError:ECDSA_UNAVAILABLE');
+    // ECDSA computed in the page (triples, presign, sign against tss-api), verified by viem here.
+    expect(result.ecdsa).toMatch(/^0x[0-9a-f]{130}$/);
+    const address = result.ethereumAddress as `0x${string}`;
+    expect(await verifyMessage({ address, message: 'signed in Chromium', signature: result.ecdsa as `0x${string}` })).toBe(true);
     // The client share landed in the browser's IndexedDB.
     const stored = await tab.evaluate(
       () =>

@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { verifyMessage } from 'viem';
-import { EthereumWallet, PresignaturePool, Secp256k1ThresholdSigner, SvcError, UnavailablePresignatureSource, unavailableEcdsaSignStep } from '../src/index.js';
+import { EthereumWallet, PresignaturePool, Secp256k1ThresholdSigner, SvcError } from '../src/index.js';
 
 /*
  * The pool and the secp256k1 seam, with a stand-in producer: each "presignature" is a
@@ -63,8 +63,38 @@ describe('Secp256k1ThresholdSigner', () => {
     expect(new Set(used).size).toBe(3);
   });
 
-  it('until ECDSA is served: ECDSA_UNAVAILABLE, nothing signed', async () => {
-    const eth = new EthereumWallet(new Secp256k1ThresholdSigner(publicKey, new UnavailablePresignatureSource(), unavailableEcdsaSignStep));
-    await expect(eth.personal_sign('x')).rejects.toMatchObject({ code: 'ECDSA_UNAVAILABLE' });
+  it('a presignature the server no longer holds: the pool is dropped and the signature made once with a fresh one', async () => {
+    let next = 0;
+    const pool = new PresignaturePool<number>(async (count) => Array.from({ length: count }, () => next++), { target: 3 });
+    await pool.fill();
+    let stale = (p: number) => p <= 2; // another device discarded these on the server
+    const used: number[] = [];
+    const signer = new Secp256k1ThresholdSigner(publicKey, pool, {
+      async sign(presignature, hash) {
+        used.push(presignature);
+        if (stale(presignature)) throw new SvcError('PRESIGNATURE_NOT_AVAILABLE', 'Presignature not available', 409);
+        const sig = secp256k1.Signature.fromBytes(secp256k1.sign(hash, secret, { prehash: false, format: 'recovered' }), 'recovered');
+        return { r: secp256k1.Point.Fn.toBytes(sig.r), s: secp256k1.Point.Fn.toBytes(sig.s), recovery: sig.recovery as 0 | 1 };
+      },
+    });
+    const eth = new EthereumWallet(signer);
+    const signature = await eth.personal_sign('after a reset');
+    expect(await verifyMessage({ address: eth.address, message: 'after a reset', signature })).toBe(true);
+    // 0 refused, 1 and 2 dropped unused, a fresh one signed.
+    expect(used).toHaveLength(2);
+    expect(used[0]).toBe(0);
+    expect(used[1]).toBeGreaterThanOrEqual(3);
+    // Refused twice in a row: the error reaches the app, no third attempt.
+    stale = () => true;
+    const before = used.length;
+    await expect(eth.personal_sign('x')).rejects.toMatchObject({ code: 'PRESIGNATURE_NOT_AVAILABLE' });
+    expect(used.length - before).toBe(2);
+  });
+
+  it('a producer that yields nothing: ECDSA_UNAVAILABLE, nothing signed', async () => {
+    const signer = new Secp256k1ThresholdSigner(publicKey, new PresignaturePool<number>(async () => []), {
+      sign: () => Promise.reject(new Error('must not be called')),
+    });
+    await expect(new EthereumWallet(signer).personal_sign('x')).rejects.toMatchObject({ code: 'ECDSA_UNAVAILABLE' });
   });
 });

@@ -139,11 +139,6 @@ describe('Ed25519 through the service: every SVM method', () => {
     const { value } = await rpc.getSignatureStatuses([id, ...ids]).send();
     for (const s of value) expect(s).toMatchObject({ err: null });
   });
-
-  it('secp256k1 methods say why they cannot sign yet (no ECDSA endpoints in tss-api)', async () => {
-    const { ethereum } = await wallet.chains();
-    await expect(ethereum.personal_sign('hi')).rejects.toMatchObject({ code: 'ECDSA_UNAVAILABLE' });
-  });
 });
 
 describe('silent JWT refresh', () => {

@@ -8,6 +8,11 @@ export interface PresignatureSource<P> {
   take(): Promise<P>;
   /** Called after keygen/recovery and after each use, so the source can refill in the background. */
   replenish(): void;
+  /**
+   * Drops every presignature held: the server refused one as not available, so the others
+   * were most likely discarded with it (another device of the user reset the pool).
+   */
+  clear?(): void;
 }
 
 export interface PresignaturePoolOptions {
@@ -53,6 +58,10 @@ export class PresignaturePool<P> implements PresignatureSource<P> {
     }
   }
 
+  clear(): void {
+    this.ready.length = 0;
+  }
+
   replenish(): void {
     if (this.ready.length >= this.target || this.filling) return;
     this.fill().catch((err: unknown) => this.options.onError?.(err));
@@ -72,13 +81,4 @@ export class PresignaturePool<P> implements PresignatureSource<P> {
     })();
     return this.filling;
   }
-}
-
-/** The source until tss-api serves triples/presign/sign: every take says why signing is off. */
-export class UnavailablePresignatureSource implements PresignatureSource<never> {
-  constructor(private readonly reason = 'ECDSA signing is not served yet: tss-api has no triples/presign/sign endpoints') {}
-  take(): Promise<never> {
-    return Promise.reject(new SvcError('ECDSA_UNAVAILABLE', this.reason));
-  }
-  replenish(): void {}
 }

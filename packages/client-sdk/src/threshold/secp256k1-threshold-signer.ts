@@ -1,11 +1,11 @@
-import { SvcError } from '../errors.js';
+import { SvcError, isSvcError } from '../errors.js';
 import type { Secp256k1RawSignature, Secp256k1Signer } from '../signers.js';
 import { asSvcError } from '../wallet/protocol-errors.js';
 import type { PresignatureSource } from './presignature-pool.js';
 
 /**
- * The online half of two-party ECDSA: with a presignature in hand, sign/step1 + sign/step2
- * against tss-api and the client's combination. Plugged in when tss-api serves it.
+ * The online half of two-party ECDSA: with a presignature in hand, sign against tss-api
+ * (threshold/ecdsa-tss.ts: sign/step1 carrying the client share, one round trip).
  */
 export interface EcdsaSignStep<P> {
   sign(presignature: P, hash32: Uint8Array): Promise<Secp256k1RawSignature>;
@@ -28,6 +28,18 @@ export class Secp256k1ThresholdSigner<P> implements Secp256k1Signer {
 
   async signHash(hash32: Uint8Array): Promise<Secp256k1RawSignature> {
     if (!(hash32 instanceof Uint8Array) || hash32.length !== 32) throw new SvcError('INVALID_ARGUMENT', 'hash must be 32 bytes');
+    try {
+      return await this.signOnce(hash32);
+    } catch (err) {
+      // The server no longer holds that presignature's half (another device of this user reset
+      // the pool): nothing was signed with it. Drop the rest, and sign with a fresh one, once.
+      if (!isSvcError(err, 'PRESIGNATURE_NOT_AVAILABLE')) throw err;
+      this.source.clear?.();
+      return this.signOnce(hash32);
+    }
+  }
+
+  private async signOnce(hash32: Uint8Array): Promise<Secp256k1RawSignature> {
     const presignature = await this.source.take();
     try {
       return await this.step.sign(presignature, hash32);
@@ -38,8 +50,3 @@ export class Secp256k1ThresholdSigner<P> implements Secp256k1Signer {
     }
   }
 }
-
-/** The sign step until tss-api serves it. */
-export const unavailableEcdsaSignStep: EcdsaSignStep<never> = {
-  sign: () => Promise.reject(new SvcError('ECDSA_UNAVAILABLE', 'ECDSA signing is not served yet: tss-api has no sign/step1 + sign/step2')),
-};

@@ -19,8 +19,7 @@ import { HttpClient, type FetchLike } from '../http/http-client.js';
 import type { Signers } from '../signers.js';
 import { MemoryShareStorage, shareStorageKey, type ShareStorage } from '../storage/share-storage.js';
 import { Ed25519ThresholdSigner } from '../threshold/ed25519-threshold-signer.js';
-import { UnavailablePresignatureSource, type PresignatureSource } from '../threshold/presignature-pool.js';
-import { Secp256k1ThresholdSigner, unavailableEcdsaSignStep, type EcdsaSignStep } from '../threshold/secp256k1-threshold-signer.js';
+import { Secp256k1ThresholdSigner } from '../threshold/secp256k1-threshold-signer.js';
 import { AuthedClient } from './authed-client.js';
 import {
   dealEd25519,
@@ -31,15 +30,10 @@ import {
   serialiseShare,
   type ClientShare,
 } from './client-shares.js';
+import { EcdsaPools, type EcdsaWiring } from './ecdsa-pools.js';
 import { readJwtClaims } from './jwt-claims.js';
 import { withSvcErrors } from './protocol-errors.js';
 import type { Curve, ServerSeedPart, SignInResult, UserCheckResult, WalletInfo } from './tss-api-types.js';
-
-/** How the secp256k1 threshold signer gets presignatures and signs (wired once tss-api serves ECDSA). */
-export interface EcdsaWiring<P = unknown> {
-  source: PresignatureSource<P>;
-  step: EcdsaSignStep<P>;
-}
 
 export interface SvcWalletOptions {
   /** The gateway, e.g. https://wallet.example.com. */
@@ -57,7 +51,11 @@ export interface SvcWalletOptions {
   refreshMarginSeconds?: number;
   /** How fresh an ID token must be for exportKeys (default 300 s). */
   exportMaxAgeSeconds?: number;
-  /** ECDSA wiring for a wallet's secp256k1 key; default: signing answers ECDSA_UNAVAILABLE. */
+  /** ECDSA presignatures kept ready per wallet, filled in the background (default 4). */
+  presignaturePoolSize?: number;
+  /** A background presignature fill failed (the next signature retries in the foreground). */
+  onBackgroundError?: (err: unknown) => void;
+  /** Replaces the ECDSA wiring (default: tss-api triples/presign/sign with an in-memory pool). */
   ecdsa?: (wallet: { publicKey: Uint8Array; api: AuthedClient }) => EcdsaWiring;
   onToken?: (result: SignInResult) => void;
 }
@@ -98,6 +96,7 @@ export class SvcWallet {
   readonly storage: ShareStorage;
   private id: IdSession | undefined;
   private account: SignInResult['user'] | undefined;
+  private readonly ecdsaPools: EcdsaPools;
 
   constructor(private readonly options: SvcWalletOptions) {
     this.http = new HttpClient({
@@ -113,6 +112,10 @@ export class SvcWallet {
         this.account = result.user;
         options.onToken?.(result);
       },
+    });
+    this.ecdsaPools = new EcdsaPools(this.api, {
+      ...(options.presignaturePoolSize !== undefined ? { target: options.presignaturePoolSize } : {}),
+      ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}),
     });
   }
 
@@ -168,6 +171,7 @@ export class SvcWallet {
     }
     this.api.setToken(result);
     const status = (await this.hasAllShares(result.user.wallets)) ? 'ready' : 'needs_recovery';
+    if (status === 'ready') this.warmUp();
     return { status, user: result.user, check: await this.checkNodes() };
   }
 
@@ -176,6 +180,7 @@ export class SvcWallet {
     this.api.setJwt(jwt);
     const result = await this.api.refresh();
     const status = (await this.hasAllShares(result.user.wallets)) ? 'ready' : 'needs_recovery';
+    if (status === 'ready') this.warmUp();
     return { status, user: result.user };
   }
 
@@ -183,6 +188,7 @@ export class SvcWallet {
     this.id?.session.destroy();
     this.id = undefined;
     this.account = undefined;
+    this.ecdsaPools.clear();
     this.api.clear();
   }
 
@@ -227,6 +233,7 @@ export class SvcWallet {
         await this.storage.set(shareStorageKey(wallet.wallet_id, key.curve), serialiseShare(digest ? { ...share, user_part_sha256: digest } : share));
       }
       this.api.setToken(result);
+      this.warmUp();
       return result.user;
     } finally {
       for (const key of dealt) key.seed.fill(0);
@@ -245,11 +252,29 @@ export class SvcWallet {
       throw new SvcError('PROTOCOL_ERROR', 'the server\u2019s ed25519 wallet key differs from the key this device holds');
     }
     const publicKey = fromHex(this.walletOf(this.requireAccount().wallets, 'secp256k1').public_key, 'public_key');
-    const wiring = this.options.ecdsa?.({ publicKey, api: this.api });
-    const secp256k1 = wiring
-      ? new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step)
-      : new Secp256k1ThresholdSigner(publicKey, new UnavailablePresignatureSource(), unavailableEcdsaSignStep);
-    return { ed25519, secp256k1 };
+    const wiring = this.options.ecdsa?.({ publicKey, api: this.api }) ?? this.ecdsaWiring();
+    return { ed25519, secp256k1: new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step) };
+  }
+
+  /**
+   * Starts filling the secp256k1 presignature pool in the background (keygen, recovery and a
+   * ready sign-in call it), so the first ECDSA signature does not wait for the offline phase.
+   */
+  warmUp(): void {
+    if (this.options.presignaturePoolSize === 0) return;
+    const account = this.account;
+    if (!account?.wallets.some((w) => w.curve === 'secp256k1') || this.options.ecdsa) return;
+    this.ecdsaWiring().source.replenish();
+  }
+
+  /** The default wiring: the wallet's pool (one per wallet key) and one-round-trip signing. */
+  private ecdsaWiring(): EcdsaWiring {
+    const wallet = this.walletOf(this.requireAccount().wallets, 'secp256k1');
+    return this.ecdsaPools.wiring(wallet.wallet_id, wallet.public_key, async () => {
+      const share = await this.loadShare('secp256k1');
+      if (share.curve !== 'secp256k1') throw new SvcError('NO_LOCAL_SHARE', 'no secp256k1 share');
+      return { identifier: 1, secretShare: fromHex(share.secret_share, 'secret_share', 32), publicKey: fromHex(share.public_key, 'public_key', 33) };
+    });
   }
 
   /** The spec §1 chain methods over this wallet's threshold signers. */
@@ -272,6 +297,7 @@ export class SvcWallet {
         if (toHex(key.publicKey) !== wallet.public_key) throw new SvcError('PROTOCOL_ERROR', `the recovered ${wallet.curve} key is not the wallet key`);
         await this.storage.set(shareStorageKey(wallet.wallet_id, wallet.curve), serialiseShare({ ...key.clientShare(wallet.wallet_id), user_part_sha256: userPartDigest }));
       }
+      this.warmUp();
     } finally {
       for (const s of seeds) s.seed.fill(0);
     }

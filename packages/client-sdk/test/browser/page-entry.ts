@@ -4,7 +4,7 @@ import { IndexedDbShareStorage, SvcError, SvcWallet } from '../../src/index.js';
 
 interface Journey {
   start(gatewayUrl: string, apiKey: string, email: string): Promise<void>;
-  finish(email: string, code: string): Promise<{ status: string; keygen: boolean; publicKey: string; signature: string; ecdsa: string }>;
+  finish(email: string, code: string): Promise<{ status: string; keygen: boolean; publicKey: string; signature: string; ecdsa: string; ethereumAddress: string }>;
 }
 
 let wallet: SvcWallet | undefined;
@@ -22,14 +22,15 @@ const journey: Journey = {
     if (keygen) await wallet.keygen();
     const chains = await wallet.chains();
     const { signature } = await chains.svm.signMessage('signed in Chromium');
+    // Two-party ECDSA in the page: triples, presign and the one-round-trip sign.
     let ecdsa: string;
     try {
       ecdsa = await chains.ethereum.personal_sign('signed in Chromium');
     } catch (err) {
-      ecdsa = err instanceof SvcError ? `SvcError:${err.code}` : `error:${String(err)}`;
+      ecdsa = err instanceof SvcError ? `SvcError:${err.code}:${err.msg}` : `error:${String(err)}`;
     }
     const publicKey = wallet.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key;
-    return { status: outcome.status, keygen, publicKey, signature: hex(signature), ecdsa };
+    return { status: outcome.status, keygen, publicKey, signature: hex(signature), ecdsa, ethereumAddress: chains.ethereum.address };
   },
 };
 
