@@ -2,13 +2,13 @@ import { fromHex, type EcdsaKeyShare } from '@svc/crypto';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { Secp256k1ServerShare } from '../keygen/wallet-secrets.js';
 import { shareAad } from '../keygen/wallet-secrets.js';
-import type { EcdsaWallet } from './wallet-repo.js';
+import type { SigningWallet } from '../signing-wallet/repo.js';
 
 /**
  * The server's secp256k1 share f(2) as keygen sealed it (Feldman-checked there), in the shape
  * presign takes. The caller zeroes `secretShare` when done.
  */
-export function openServerKeyShare(cipher: ShareCipher, wallet: EcdsaWallet, userId: string): EcdsaKeyShare {
+export function openServerKeyShare(cipher: ShareCipher, wallet: SigningWallet, userId: string): EcdsaKeyShare {
   const plain = cipher.open(wallet.share, shareAad(wallet.id, userId));
   const stored = JSON.parse(new TextDecoder().decode(plain)) as Secp256k1ServerShare;
   plain.fill(0);

@@ -3,7 +3,7 @@ import { AppError } from '@svc/envelope';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
-import { ecdsaWalletOf } from '../ecdsa-common/wallet-repo.js';
+import { ecdsaWalletOf } from '../signing-wallet/repo.js';
 import type { EcdsaPoolRepo } from './repo.js';
 
 /**

@@ -10,12 +10,13 @@ import {
 import type { PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import { openJsonValue, openState, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
+import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
-import { abortOnProtocolError, refuseEarlierStep, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
+import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
-import { ecdsaWalletOf } from '../ecdsa-common/wallet-repo.js';
+import { ecdsaWalletOf } from '../signing-wallet/repo.js';
 import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
@@ -125,11 +126,7 @@ export function ecdsaPresignService(deps: {
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<PresignStepResponse> {
-    const live = await steps.live(sessionId, caller.userId, 'PRESIGN');
-    if (!live) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'PRESIGN');
-    if (!live.state.protocol) stepConflict();
-    refuseEarlierStep(msg, 'presign', live.state.next_step);
-    const state = openState<PresignState>(cipher, sessionId, live.state.protocol);
+    const { live, state } = await resumeStep<PresignState>(deps, 'PRESIGN', 'presign', caller.userId, sessionId, msg);
     let result;
     try {
       result = presignServerStep(state, msg);

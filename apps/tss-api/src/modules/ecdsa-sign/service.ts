@@ -4,7 +4,7 @@ import type { PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad } from '../ecdsa-common/sealed-material.js';
-import { ecdsaWalletOf } from '../ecdsa-common/wallet-repo.js';
+import { ecdsaWalletOf } from '../signing-wallet/repo.js';
 import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';

@@ -5,11 +5,12 @@ import type { ShareCipher } from '@svc/share-cipher';
 import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
-import { openState, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
-import { abortOnProtocolError, refuseEarlierStep, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
+import { sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
+import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
-import { ecdsaWalletOf, type EcdsaWallet } from '../ecdsa-common/wallet-repo.js';
+import { ecdsaWalletOf, type SigningWallet } from '../signing-wallet/repo.js';
 import type { PrismaClient } from '@svc/db';
 import type { EcdsaTriplesRepo } from './repo.js';
 
@@ -48,7 +49,7 @@ export function ecdsaTriplesService(deps: {
 }) {
   const { repo, steps, cipher, config } = deps;
 
-  async function wallet(userId: string): Promise<EcdsaWallet> {
+  async function wallet(userId: string): Promise<SigningWallet> {
     const { signingEnabled, wallet: w } = await ecdsaWalletOf(deps.db, userId);
     if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
     if (!w) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
@@ -86,12 +87,8 @@ export function ecdsaTriplesService(deps: {
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<StepResponse> {
-    const live = await steps.live(sessionId, caller.userId, 'TRIPLES');
-    if (!live) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'TRIPLES');
-    if (!live.state.protocol) stepConflict();
-    refuseEarlierStep(msg, 'triples', live.state.next_step);
+    const { live, state } = await resumeStep<TripleGenState>(deps, 'TRIPLES', 'triples', caller.userId, sessionId, msg);
     const stepNo = live.state.next_step;
-    const state = openState<TripleGenState>(cipher, sessionId, live.state.protocol);
     let result;
     try {
       result = tripleGenServerStep(state, msg);

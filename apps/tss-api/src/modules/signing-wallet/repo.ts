@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@svc/db';
 
-export interface EcdsaWallet {
+/** A wallet as the signing paths need it: its key and the sealed server share. */
+export interface SigningWallet {
   id: string;
   publicKey: string;
   share: { keyId: string; ciphertext: Uint8Array };
@@ -14,12 +15,15 @@ interface Row {
   server_share_key_id: string | null;
 }
 
-/** The kill switch and the user's secp256k1 wallet, in one query (as the Ed25519 path does). */
-export async function ecdsaWalletOf(db: PrismaClient, userId: string): Promise<{ signingEnabled: boolean; wallet: EcdsaWallet | null }> {
+/**
+ * The kill switch and the user's wallet of one curve, in one query: every signing step starts
+ * here, and a database round trip is a good part of a signature's latency.
+ */
+export async function signingWalletOf(db: PrismaClient, userId: string, curve: 'ed25519' | 'secp256k1'): Promise<{ signingEnabled: boolean; wallet: SigningWallet | null }> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT s.signing_enabled, w.id, w.public_key, w.server_share_ciphertext, w.server_share_key_id
     FROM (SELECT COALESCE((SELECT signing_enabled FROM tss_activation_settings WHERE id = 1), true) AS signing_enabled) s
-    LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = 'secp256k1'::curve`;
+    LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = ${curve}::curve`;
   const row = rows[0];
   if (!row) return { signingEnabled: true, wallet: null };
   const wallet =
@@ -28,3 +32,5 @@ export async function ecdsaWalletOf(db: PrismaClient, userId: string): Promise<{
       : null;
   return { signingEnabled: row.signing_enabled, wallet };
 }
+
+export const ecdsaWalletOf = (db: PrismaClient, userId: string) => signingWalletOf(db, userId, 'secp256k1');
