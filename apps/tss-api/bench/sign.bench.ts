@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import {
   aggregateEd25519,
   keygenSeedEd25519,
@@ -10,10 +10,12 @@ import {
 } from '@svc/crypto';
 import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } from '../test/support/wallet-client.js';
 import { benchEnv, readBenchSettings } from './bench-env.js';
+import { runEcdsaBench } from './ecdsa.bench-part.js';
 import { startLocalStack } from './local-stack.js';
 
 // pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included
-// (client round 1, client share, aggregate with its verification), as the SDK will do them.
+// (client round 1, client share, aggregate with its verification), as the SDK will do them;
+// then ECDSA (ecdsa.bench-part.ts). BENCH_CURVES=ed25519 or secp256k1 runs one part.
 
 const settings = readBenchSettings(benchEnv);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -61,11 +63,7 @@ function bareCryptoMs(): number {
   return (performance.now() - t0) / rounds;
 }
 
-const stack = settings.url ? undefined : await startLocalStack();
-const url = settings.url ?? stack!.url;
-try {
-  const apiKey = settings.apiKey ?? stack!.apiKey;
-  const idToken = settings.idToken ?? stack!.idToken;
+async function ed25519Bench(url: string, apiKey: string, idToken: string) {
   const key = await newEd25519Key();
   const created = await post<{ token: string }>(url, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': apiKey });
   if (!created.body.data) throw new Error(`keygen failed: ${created.status} ${JSON.stringify(created.body)}`);
@@ -78,7 +76,7 @@ try {
   const check = await signEd25519(url, headers, key.keygen, msg);
   if (!verifyWithNode(check.signature, msg, key.keygen.publicKey)) throw new Error('signature does not verify with node:crypto');
 
-  console.log(`pnpm bench:sign — ${settings.url ? `target ${url}` : 'local stack: tss-api + gateway processes, embedded PostgreSQL'}; ${cpus().length} CPUs, Node ${process.version}`);
+  console.log('Ed25519 (FROST 2-of-2):');
   await run('warm-up', 20, 1, sign);
   const sequential = await run('sequential (1 at a time)', settings.n, 1, sign);
   const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
@@ -88,6 +86,19 @@ try {
       `HTTP p50 is ${(sequential.p50 / bare).toFixed(2)}x of it, ${(sequential.p50 - bare).toFixed(1)} ms of HTTP + gateway + database + encryption; ` +
       `best throughput ${concurrent.perSecond.toFixed(0)} signatures/s`,
   );
+}
+
+const stack = settings.url ? undefined : await startLocalStack();
+const url = settings.url ?? stack!.url;
+try {
+  const apiKey = settings.apiKey ?? stack!.apiKey;
+  const idToken = settings.idToken ?? stack!.idToken;
+  console.log(`pnpm bench:sign — ${settings.url ? `target ${url}` : 'local stack: tss-api + gateway processes, embedded PostgreSQL'}; ${cpus().length} CPUs, Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)}`);
+  if (settings.curves.includes('ed25519')) await ed25519Bench(url, apiKey, idToken);
+  if (settings.curves.includes('secp256k1')) {
+    await runEcdsaBench({ url, apiKey, idToken, n: settings.ecdsaN, concurrency: settings.concurrency, rttN: settings.rttN });
+  }
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min)`);
 } finally {
   await stack?.stop();
 }
