@@ -48,11 +48,17 @@ describe('ECDSA over HTTP: keygen, pool, sign', () => {
     expect(byKind.PRESIGN!.stages.map((s) => s.name).sort()).toEqual(['presign/1', 'presign/2', 'triples_consumed']);
   });
 
-  it('20 signatures on distinct hashes verify with OpenSSL and recover the wallet key', async () => {
+  it('20 signatures on distinct hashes (sign, step1 alone, step1 + step2) verify with OpenSSL and recover the wallet key', async () => {
+    const p = poster(h.baseUrl, alice.headers);
+    const modes = [
+      (hash: Uint8Array) => signOneTrip(p, take(), hash),
+      (hash: Uint8Array) => signOneTrip(p, take(), hash, STEP1),
+      (hash: Uint8Array) => signTwoSteps(via(h.baseUrl, alice), take(), hash),
+    ];
     for (let i = 0; i < 20; i++) {
       const message = randomBytes(48);
       const hash = sha256(message);
-      const { output, sessionId } = i % 2 === 0 ? await signOneTrip(poster(h.baseUrl, alice.headers), take(), hash) : await signTwoSteps(via(h.baseUrl, alice), take(), hash);
+      const { output, sessionId } = await modes[i % 3]!(hash);
       expect(output.r).toHaveLength(32);
       expect(output.s).toHaveLength(32);
       expect(verifySha256WithNode(output, message, alice.key.publicKey)).toBe(true);
@@ -169,7 +175,7 @@ describe('ECDSA over HTTP: keygen, pool, sign', () => {
       [{ msg: good, msgs_1: { presignature_id: pooled.id, signature_share: 'AB'.repeat(32) } }, 'msgs_1.signature_share must be 32 bytes of lowercase hex'],
       [{ msg: good, msgs_1: { presignature_id: pooled.id }, extra: 1 }, ''],
       [{ msg: good, msgs_1: { presignature_id: pooled.id, extra: 1 } }, 'msgs_1 may only hold presignature_id, signature_share'],
-      [{ session_id: pooled.id, msg: good, msgs_1: { presignature_id: pooled.id } }, 'session_id must be omitted or null at step1'],
+      [{ session_id: pooled.id, msg: good, msgs_1: { presignature_id: pooled.id } }, 'session_id must be omitted or null when a presignature is spent'],
     ];
     for (const [body, msg] of cases) {
       const res = await post(h.baseUrl, STEP1, body, alice.headers);
@@ -177,6 +183,10 @@ describe('ECDSA over HTTP: keygen, pool, sign', () => {
       expect(res.body.code).toBe('INVALID_REQUEST');
       if (msg) expect(res.body.msg).toBe(msg);
     }
+    expect(await h.t.db.presignaturePoolItem.findUniqueOrThrow({ where: { id: pooled.id } })).toMatchObject({ status: 'UNUSED' });
+    // The one-call route needs the client share.
+    const noShare = await post(h.baseUrl, '/tss/v1/sign', { msg: good, msgs_1: { presignature_id: pooled.id } }, alice.headers);
+    expect([noShare.status, noShare.body.msg]).toEqual([400, 'msgs_1.signature_share is required']);
     expect(await h.t.db.presignaturePoolItem.findUniqueOrThrow({ where: { id: pooled.id } })).toMatchObject({ status: 'UNUSED' });
     const missingJwt = await post(h.baseUrl, STEP1, { msg: good, msgs_1: { presignature_id: pooled.id } }, { 'x-api-key': h.apiKey });
     expect(missingJwt.status).toBe(401);

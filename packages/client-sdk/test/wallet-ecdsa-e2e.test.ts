@@ -217,7 +217,7 @@ describe('a lying server is caught, never turned into a signature', () => {
   it('a tampered s in sign_output: INVALID_SIGNATURE', async () => {
     const ethereum = await throughProxy();
     proxy.setTamper((path, body) => {
-      if (path.endsWith('/sign/step1')) {
+      if (path.endsWith('/tss/v1/sign')) {
         const out = (body.data as { sign_output: { s: number[] } }).sign_output;
         out.s[31] = (out.s[31] ?? 0) ^ 1;
       }
@@ -230,7 +230,7 @@ describe('a lying server is caught, never turned into a signature', () => {
   it('a sign_output for another presignature (R differs): PROTOCOL_ERROR', async () => {
     const ethereum = await throughProxy();
     proxy.setTamper((path, body) => {
-      if (path.endsWith('/sign/step1')) (body.data as { msgs_0: { big_r: string } }).msgs_0.big_r = `02${'11'.repeat(32)}`;
+      if (path.endsWith('/tss/v1/sign')) (body.data as { msgs_0: { big_r: string } }).msgs_0.big_r = `02${'11'.repeat(32)}`;
     });
     await expect(ethereum.personal_sign('other R')).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
   });

@@ -91,12 +91,12 @@ export async function fillPool(via: (step: number) => Post, keyShare: EcdsaKeySh
   return presign(via, keyShare, await generateTriples(via, 2 * count));
 }
 
-/** One signature, one round trip: step1 carries the client share. */
-export async function signOneTrip(p: Post, pooled: PooledPresignature, hash: Uint8Array): Promise<{ sessionId: string; output: SignOutput }> {
+/** One signature, one round trip: /tss/v1/sign (or step1) carries the client share. */
+export async function signOneTrip(p: Post, pooled: PooledPresignature, hash: Uint8Array, path: '/tss/v1/sign' | '/tss/v1/sign/step1' = '/tss/v1/sign'): Promise<{ sessionId: string; output: SignOutput }> {
   const share = signShareClient(pooled.presignature, hash);
   const res = data(
-    await p<{ session_id: string; sign_output: SignOutput }>('/tss/v1/sign/step1', { msg: Array.from(hash), msgs_1: { presignature_id: pooled.id, signature_share: share.signature_share } }),
-    'sign/step1',
+    await p<{ session_id: string; sign_output: SignOutput }>(path, { msg: Array.from(hash), msgs_1: { presignature_id: pooled.id, signature_share: share.signature_share } }),
+    path,
   );
   return { sessionId: res.session_id, output: res.sign_output };
 }

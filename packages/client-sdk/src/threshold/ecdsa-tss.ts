@@ -20,7 +20,7 @@ import type { EcdsaSignStep } from './secp256k1-threshold-signer.js';
  * The client half (P0) of two-party ECDSA against tss-api (docs/api/tss-ecdsa.md):
  * - offline: one triples run (3 round trips) for 2·M triples, one presign run (2 round trips)
  *   for M presignatures; the server keeps its halves in its pool, we keep ours in memory;
- * - online: sign/step1 carrying our signature share, one round trip, the server combines.
+ * - online: /tss/v1/sign carrying our signature share, one round trip, the server combines.
  */
 
 /** A client presignature and the id of its server half in tss-api's pool. */
@@ -134,7 +134,7 @@ interface SignOutput {
 const isBytes32 = (v: unknown): v is number[] => Array.isArray(v) && v.length === 32 && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255);
 
 /**
- * Online signing in one round trip: our share goes with sign/step1, which spends the server's
+ * Online signing in one round trip: our share goes with /tss/v1/sign, which spends the server's
  * half of the same presignature and answers the combined, verified signature. We check that r
  * is x(R) of our presignature (the server used the matching half); the chain layer then
  * verifies the signature under the wallet key, so a wrong answer is never returned.
@@ -148,14 +148,14 @@ export const tssEcdsaSignStep = (api: AuthedPoster): EcdsaSignStep<PooledPresign
     } catch (err) {
       throw asSvcError(err, 'the pooled presignature is unusable');
     }
-    const reply = await api.post<{ session_id?: unknown; msgs_0?: { big_r?: unknown }; sign_output?: SignOutput | null }>('/tss/v1/sign/step1', {
+    const reply = await api.post<{ session_id?: unknown; msgs_0?: { big_r?: unknown }; sign_output?: SignOutput | null }>('/tss/v1/sign', {
       msg: Array.from(hash32),
       msgs_1: { presignature_id: pooled.id, signature_share: share.signature_share },
     });
     const out = reply?.sign_output;
-    if (reply?.msgs_0?.big_r !== bigR) throw new SvcError('PROTOCOL_ERROR', 'sign/step1 spent another presignature than the one named');
+    if (reply?.msgs_0?.big_r !== bigR) throw new SvcError('PROTOCOL_ERROR', 'sign spent another presignature than the one named');
     if (!out || !isBytes32(out.r) || !isBytes32(out.s) || !Number.isInteger(out.recovery_id)) {
-      throw new SvcError('PROTOCOL_ERROR', 'sign/step1 answered without a well-formed sign_output');
+      throw new SvcError('PROTOCOL_ERROR', 'sign answered without a well-formed sign_output');
     }
     const r = Uint8Array.from(out.r);
     const expectedR = secp256k1.Point.Fn.create(secp256k1.Point.fromHex(bigR).toAffine().x);

@@ -43,8 +43,50 @@ const SIGN_OUTPUT = {
 const HASH_DOC = { ...BYTES, description: 'the 32-byte message hash (e.g. keccak-256 of an Ethereum payload, SHA-256 for Cosmos), one integer 0-255 per byte' };
 const SHARE_DOC = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the client\u2019s signature share s_1 = h\u00b7\u03bb_1\u00b7k_1 + r\u00b7\u03bb_1\u00b7\u03c3_1 mod n, 32 bytes hex' };
 
+const STEP1_ERRORS = ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED', 'PRESIGNATURE_NOT_AVAILABLE', 'INVALID_PROTOCOL_MESSAGE'] as const;
+const NO_SESSION = { optional: { options: { values: 'null' as const } }, custom: { options: () => false, errorMessage: 'session_id must be omitted or null when a presignature is spent' } };
+const PRESIGNATURE_ID = { exists: { errorMessage: 'msgs_1.presignature_id is required', bail: true }, isUUID: { errorMessage: 'msgs_1.presignature_id must be a UUID' } };
+const STEP1_RESPONSE = (output: object) => ({
+  type: 'object',
+  required: ['session_id', 'msgs_0', 'sign_output'],
+  properties: {
+    session_id: { type: 'string', format: 'uuid' },
+    msgs_0: {
+      type: 'object',
+      required: ['presignature_id', 'big_r'],
+      properties: { presignature_id: { type: 'string', format: 'uuid' }, big_r: { type: 'string', description: 'R of the presignature, 33-byte compressed point hex' } },
+    },
+    sign_output: output,
+  },
+});
+
 export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): RouteDef[] {
   return [
+    defineRoute({
+      method: 'post',
+      path: '/tss/v1/sign',
+      summary: 'ECDSA signature in one call: spend one pooled presignature with the client share',
+      description:
+        'The one-round-trip form of the two steps below (spec: "completes an ECDSA signature"): the body of step 1 with ' +
+        '`msgs_1.signature_share` required. The presignature is marked CONSUMED in one conditional update before anything is computed; ' +
+        'the server adds its share, verifies the signature under the wallet key and answers sign_output {r, s, recovery_id}. Ed25519 ' +
+        'signatures are completed by the client (aggregation after /tss/v2/sign_ed25519/round2), so this route is ECDSA only.',
+      tags: ['signing'],
+      guards: [guards.apiKey, guards.userJwt],
+      body: { session_id: NO_SESSION, msg: msgRule, msgs_1: msgs1Rule(['presignature_id', 'signature_share']), 'msgs_1.presignature_id': PRESIGNATURE_ID, 'msgs_1.signature_share': shareRule(false) },
+      bodyDocs: {
+        msg: HASH_DOC,
+        msgs_1: {
+          type: 'object',
+          required: ['presignature_id', 'signature_share'],
+          additionalProperties: false,
+          properties: { presignature_id: { type: 'string', format: 'uuid' }, signature_share: SHARE_DOC },
+        },
+      },
+      errors: [...STEP1_ERRORS],
+      response: STEP1_RESPONSE(SIGN_OUTPUT),
+      handler: (req, res) => service.step1(callerOf(res), req.body.msg as number[], req.body.msgs_1 as { presignature_id: string; signature_share: string }),
+    }),
     defineRoute({
       method: 'post',
       path: '/tss/v1/sign/step1',
@@ -59,10 +101,10 @@ export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): R
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
       body: {
-        session_id: { optional: { options: { values: 'null' as const } }, custom: { options: () => false, errorMessage: 'session_id must be omitted or null at step1' } },
+        session_id: NO_SESSION,
         msg: msgRule,
         msgs_1: msgs1Rule(['presignature_id', 'signature_share']),
-        'msgs_1.presignature_id': { exists: { errorMessage: 'msgs_1.presignature_id is required', bail: true }, isUUID: { errorMessage: 'msgs_1.presignature_id must be a UUID' } },
+        'msgs_1.presignature_id': PRESIGNATURE_ID,
         'msgs_1.signature_share': shareRule(true),
       },
       bodyDocs: {
@@ -74,20 +116,8 @@ export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): R
           properties: { presignature_id: { type: 'string', format: 'uuid' }, signature_share: SHARE_DOC },
         },
       },
-      errors: ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED', 'PRESIGNATURE_NOT_AVAILABLE', 'INVALID_PROTOCOL_MESSAGE'],
-      response: {
-        type: 'object',
-        required: ['session_id', 'msgs_0', 'sign_output'],
-        properties: {
-          session_id: { type: 'string', format: 'uuid' },
-          msgs_0: {
-            type: 'object',
-            required: ['presignature_id', 'big_r'],
-            properties: { presignature_id: { type: 'string', format: 'uuid' }, big_r: { type: 'string', description: 'R of the presignature, 33-byte compressed point hex' } },
-          },
-          sign_output: { oneOf: [SIGN_OUTPUT, { type: 'null' }] },
-        },
-      },
+      errors: [...STEP1_ERRORS],
+      response: STEP1_RESPONSE({ oneOf: [SIGN_OUTPUT, { type: 'null' }] }),
       handler: (req, res) => service.step1(callerOf(res), req.body.msg as number[], req.body.msgs_1 as { presignature_id: string; signature_share?: string }),
     }),
     defineRoute({
