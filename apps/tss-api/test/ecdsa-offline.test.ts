@@ -197,6 +197,10 @@ describe('ECDSA offline protocols: triples and presign steps', () => {
     await generateTriples(via(h.baseUrl, carol), 10);
     const full = await generateTriples(via(h.baseUrl, carol), 2).catch((e: Error) => e.message);
     expect(full).toMatch(/409.*PRESIGNATURE_POOL_FULL.*Triple pool is full \(at most 12/);
+    // A count no batch may have is bad input (400) whether or not the pool is full.
+    const oversized = { ...(tripleGenClientStart({ count: 2 }).outgoing as unknown as Record<string, unknown>), count: 1000 };
+    const refused = await post(h.baseUrl, '/tss/v1/triples', { msg: oversized }, carol.headers);
+    expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_PROTOCOL_MESSAGE']);
     expect(await h.t.db.triplePoolItem.count({ where: { walletId: carol.walletId, status: 'UNUSED' } })).toBe(12);
   });
 

@@ -59,8 +59,10 @@ export function ecdsaTriplesService(deps: {
   async function start(caller: Caller, msg: unknown): Promise<StepResponse> {
     const w = await wallet(caller.userId);
     const requested = (msg as { count?: unknown } | null)?.count;
-    // The cheap refusal first; the final step enforces the cap again under a lock.
-    if (typeof requested === 'number' && (await repo.unusedCount(w.id)) + requested > config.poolMax) {
+    // The cheap refusal first (for a count the protocol accepts: a bad one is its 400 below); the
+    // final step enforces the cap again under a lock.
+    const plausible = Number.isInteger(requested) && (requested as number) >= 1 && (requested as number) <= config.batchMax;
+    if (plausible && (await repo.unusedCount(w.id)) + (requested as number) > config.poolMax) {
       throw new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${config.poolMax} unused triples per wallet)`);
     }
     const state = tripleGenServerStart({ maxCount: config.batchMax });
