@@ -41,6 +41,8 @@ export interface TssApiConfig {
   /** Social and OIDC providers (the email provider is added by the app from emailLogin). */
   providers: Omit<IdTokenProvidersConfig, 'email'>;
   tssSessionTtlSeconds: number;
+  /** How often each replica ends sessions left ACTIVE past their TTL (TSS_SESSION_SWEEP_SECONDS). */
+  tssSessionSweepSeconds: number;
   /** Two-party ECDSA pools (docs/api/tss-ecdsa.md). */
   ecdsa: {
     /** ECDSA_PRESIGNATURE_POOL_MAX: unused presignatures a wallet may hold (default 100). */
@@ -134,6 +136,7 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     },
     providers,
     tssSessionTtlSeconds: env.int('TSS_SESSION_TTL_SECONDS', 300, { min: 5, max: 86_400 }),
+    tssSessionSweepSeconds: env.int('TSS_SESSION_SWEEP_SECONDS', 60, { min: 1, max: 3_600 }),
     ecdsa: (() => {
       const presignaturePoolMax = env.int('ECDSA_PRESIGNATURE_POOL_MAX', 100, { min: 1, max: 10_000 });
       return {

@@ -4,6 +4,8 @@ import { createMailer } from '@svc/mailer';
 import { createApp } from './app.js';
 import { loadConfig } from './env.js';
 import { createEmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
+import { startExpirySweeper } from './modules/sessions/expiry-sweeper.js';
+import { sessionsRepo } from './modules/sessions/repo.js';
 
 const config = loadConfig(process.env);
 const logger = createLogger('tss-api', config.logLevel);
@@ -23,7 +25,9 @@ const { app, keyshare, verifier } = createApp({ config, db, mailer, emailIdToken
 await keyshare.seedNodes(config.keyshare.nodes);
 const server = await listen(app, config.port, config.host);
 logger.info('listening', { port: server.port, login_providers: verifier.enabled });
+const sweeper = startExpirySweeper(sessionsRepo(db), logger, { intervalMs: config.tssSessionSweepSeconds * 1000 });
 onShutdown(logger, async () => {
+  sweeper.stop();
   await server.close();
   await mailer.close();
   await db.$disconnect();

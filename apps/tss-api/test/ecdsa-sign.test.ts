@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { signShareClient, toHex } from '@svc/crypto';
+import { createLogger } from '@svc/http';
+import { startExpirySweeper } from '../src/modules/sessions/expiry-sweeper.js';
+import { sessionsRepo } from '../src/modules/sessions/repo.js';
 import { startHarness, type Harness } from './support/harness.js';
 import {
   fillPool,
@@ -142,6 +145,33 @@ describe('ECDSA over HTTP: keygen, pool, sign', () => {
       expect(retry.status).toBe(409);
       expect(retry.body.code).toBe('SESSION_NOT_ACTIVE');
     }
+  });
+
+  it('a step1 nobody finishes: the expiry sweeper ends it past its TTL and erases the sealed presignature', async () => {
+    const stale = take();
+    const fresh = take();
+    const hash = sha256(randomBytes(8));
+    const open = async (p: PooledPresignature) =>
+      (await post<{ session_id: string }>(h.baseUrl, STEP1, { msg: Array.from(hash), msgs_1: { presignature_id: p.id } }, alice.headers)).body.data!.session_id;
+    const [staleId, freshId] = [await open(stale), await open(fresh)];
+    expect(JSON.stringify((await h.t.db.tssSession.findUniqueOrThrow({ where: { id: staleId } })).state)).toContain('presignature');
+    await h.t.db.tssSession.update({ where: { id: staleId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+
+    const sweeper = startExpirySweeper(sessionsRepo(h.t.db), createLogger('test', 'silent'), { intervalMs: 3_600_000 });
+    try {
+      // Two replicas sweeping at once end it once.
+      const [a, b] = await Promise.all([sweeper.sweep(), sweeper.sweep()]);
+      expect(a + b).toBeGreaterThanOrEqual(1);
+    } finally {
+      sweeper.stop();
+    }
+    const ended = await h.t.db.tssSession.findUniqueOrThrow({ where: { id: staleId }, include: { stages: true } });
+    expect(ended).toMatchObject({ status: 'EXPIRED', state: {} });
+    expect(ended.stages.filter((st) => st.name === 'expired')).toHaveLength(1);
+    expect(await h.t.db.tssSession.findUniqueOrThrow({ where: { id: freshId } })).toMatchObject({ status: 'ACTIVE' });
+    const share = signShareClient(stale.presignature, hash).signature_share;
+    const late = await post(h.baseUrl, STEP2, { session_id: staleId, msg: Array.from(hash), msgs_1: { signature_share: share } }, alice.headers);
+    expect([late.status, late.body.code]).toEqual([410, 'SESSION_EXPIRED']);
   });
 
   it('abort after step1 ends the session; the presignature stays consumed', async () => {

@@ -1,7 +1,7 @@
 /**
  * Every error code the service answers with, and its HTTP status: the one place where a
  * code is mapped to a status. The first rows are spec §7 verbatim; the rest fill the codes
- * the spec marks "not shown" (documented in docs/errors.md).
+ * the spec marks "not shown" (documented with the routes that answer them: docs/api/*.md and each app's /docs).
  */
 export const ERROR_STATUS = {
   // spec §7

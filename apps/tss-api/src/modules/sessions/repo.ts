@@ -30,6 +30,33 @@ export function sessionsRepo(db: PrismaClient) {
         return count === 1;
       });
     },
+
+    /**
+     * Ends up to `limit` ACTIVE sessions past their TTL as EXPIRED with their state erased (FROST
+     * nonces, sealed protocol state, a presignature spent at step1), each with its `expired`
+     * stage, in one statement. SKIP LOCKED: replicas sweeping at once share the work, and a
+     * session a request holds right now is left to that request.
+     */
+    async expireStale(limit: number): Promise<number> {
+      const rows = await db.$queryRaw<{ n: number }[]>`
+        WITH stale AS (
+          SELECT id FROM tss_sessions
+          WHERE status = 'ACTIVE' AND expires_at <= now()
+          ORDER BY expires_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ), ended AS (
+          UPDATE tss_sessions t
+          SET status = 'EXPIRED', state = '{}'::jsonb, state_version = t.state_version + 1, completed_at = now(), updated_at = now()
+          FROM stale WHERE t.id = stale.id
+          RETURNING t.id
+        ), staged AS (
+          INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
+          SELECT gen_random_uuid(), id, 'expired', 'COMPLETED', now(), now() FROM ended
+          ON CONFLICT (session_id, name) DO NOTHING
+        )
+        SELECT count(*)::int AS n FROM ended`;
+      return rows[0]?.n ?? 0;
+    },
   };
 }
 
