@@ -52,7 +52,7 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
       h.social.addDiscordUser('dtok-unconfigured', { id: '31337', email: 'u@example.com', verified: true });
       const res = await post(noDiscord.baseUrl, SIGNIN, undefined, { authorization: 'Bearer discord:dtok-unconfigured', 'x-api-key': h.apiKey });
       expect(res.status).toBe(401);
-      expect(res.body.code).toBe('PROVIDER_NOT_ENABLED');
+      expect(res.body).toEqual(UNAUTHORIZED);
     } finally {
       await noDiscord.close();
     }

@@ -11,8 +11,9 @@ export interface IdTokenGuardOptions {
 
 /**
  * A route guard requiring `Authorization: Bearer <ID token>` from a configured login
- * provider. Every refusal is 401: UNAUTHORIZED, or PROVIDER_NOT_ENABLED when the token names
- * a provider this deployment does not enable. The identity lands in `res.locals.identity`.
+ * provider. Every refusal is spec §7's 401 UNAUTHORIZED `Unauthorized`, a token of a provider this
+ * deployment does not enable included (the reason is logged through onRefused, not answered).
+ * The identity lands in `res.locals.identity`.
  */
 export function idTokenGuard(verifier: IdTokenVerifier, options: IdTokenGuardOptions = {}) {
   return {
@@ -32,7 +33,6 @@ export function idTokenGuard(verifier: IdTokenVerifier, options: IdTokenGuardOpt
       } catch (error) {
         if (!(error instanceof IdTokenError)) throw error;
         options.onRefused?.(error);
-        if (error.reason === 'provider_not_enabled') throw new AppError('PROVIDER_NOT_ENABLED', 'Login provider not enabled');
         throw new AppError('UNAUTHORIZED', 'Unauthorized');
       }
       next();

@@ -59,7 +59,7 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
           },
         },
       },
-      errors: ['INVALID_API_KEY', 'PROVIDER_NOT_ENABLED', 'KEY_PACKAGE_MISMATCH', 'WALLET_ALREADY_EXISTS'],
+      errors: ['INVALID_API_KEY', 'UNAUTHORIZED', 'KEY_PACKAGE_MISMATCH', 'WALLET_ALREADY_EXISTS'],
       response: SIGN_IN_RESULT_SCHEMA,
       handler: (req, res) => service.keygen(verifiedIdentity(res), req.body as KeygenRequest),
     }),

@@ -16,7 +16,7 @@ export function recoveryRoutes(service: RecoveryService, guards: TssGuards): Rou
         'A user without wallets: 404 WALLET_NOT_FOUND.',
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
-      errors: ['INVALID_API_KEY', 'PROVIDER_NOT_ENABLED', 'WALLET_NOT_FOUND'],
+      errors: ['INVALID_API_KEY', 'UNAUTHORIZED', 'WALLET_NOT_FOUND'],
       response: {
         type: 'object',
         required: ['wallets'],

@@ -44,7 +44,7 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
       description: 'Bearer ID token (see the idToken scheme) and the app\u2019s X-API-Key; no body. Returns the sign-in result with a service JWT.',
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
-      errors: ['INVALID_API_KEY', 'PROVIDER_NOT_ENABLED', 'USER_NOT_FOUND', 'WALLET_NOT_FOUND', 'UNKNOWN_ERROR'],
+      errors: ['INVALID_API_KEY', 'UNAUTHORIZED', 'USER_NOT_FOUND', 'WALLET_NOT_FOUND', 'UNKNOWN_ERROR'],
       response: SIGN_IN_RESULT_SCHEMA,
       handler: (_req, res) => service.signin(verifiedIdentity(res)),
     }),
