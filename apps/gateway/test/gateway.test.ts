@@ -1,3 +1,5 @@
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { createLogger, listen, type RunningServer } from '@svc/http';
@@ -50,6 +52,19 @@ describe('gateway', () => {
     const res = await request(gateway({ UPSTREAM_TIMEOUT_MS: '300' })).get('/tss/v1/slow');
     expect(res.status).toBe(504);
     expect(res.body).toEqual({ success: false, code: 'UPSTREAM_TIMEOUT', msg: 'tss-api did not answer in time' });
+  });
+
+  it('answers 502 in the envelope when an upstream speaks something that is not HTTP', async () => {
+    const garbage = createTcpServer((socket) => socket.once('data', () => socket.end('NOT-HTTP garbage\r\n\r\n')));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (garbage.address() as AddressInfo).port;
+      const res = await request(gateway({ ADMIN_API_URL: `http://127.0.0.1:${port}` })).post('/svc_admin/v1/user/login').send({});
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ success: false, code: 'BAD_GATEWAY', msg: 'admin-api answered with an invalid response' });
+    } finally {
+      await new Promise((resolve) => garbage.close(resolve));
+    }
   });
 
   it('does not forward paths outside the prefixes', async () => {
