@@ -17,6 +17,7 @@ import {
   confirmationHash,
   polyCommitBytes,
   tripleTranscript,
+  laterStepState,
   triplesDigest,
 } from './triple-gen-common.js';
 import { checkPeerOpening } from './triple-gen-opening.js';
@@ -92,16 +93,9 @@ export function tripleGenClientStep(stateIn: TripleGenState, incoming: unknown):
   });
 }
 
-function data(state: ProtocolState): Record<string, unknown> {
-  if (!state.data || typeof state.session_id !== 'string') throw new CryptoError('INVALID_INPUT', 'triple-gen state has no data');
-  return state.data;
-}
 
 function afterReply1(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const d = data(state);
-  const sid = state.session_id!;
-  const sessionId = decBytes(sid, 'session_id', 32, OWN);
-  const count = d.count as number;
+  const { d, sid, sessionId, count } = laterStepState(state);
   const m = decodeTriplesMsg1Reply(incoming, PEER);
   expectSession(m.sessionId, sid, PEER);
   const polys = decodePolySecrets(d.polys, count);
@@ -147,10 +141,7 @@ function afterReply1(state: ProtocolState, incoming: unknown): TripleGenResult {
 }
 
 function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const d = data(state);
-  const sid = state.session_id!;
-  const sessionId = decBytes(sid, 'session_id', 32, OWN);
-  const count = d.count as number;
+  const { d, sid, sessionId, count } = laterStepState(state);
   const polys = decodePolySecrets(d.polys, count);
   const confirmation = decBytes(d.confirmation, 'confirmation', 32, OWN);
   const m = decodeTriplesMsg2Reply(incoming, count, PEER);
@@ -221,9 +212,9 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
 }
 
 function afterReply3(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const d = data(state);
+  const { d, sid } = laterStepState(state);
   const m = decodeTriplesMsg3Reply(incoming, PEER);
-  expectSession(m.sessionId, state.session_id!, PEER);
+  expectSession(m.sessionId, sid, PEER);
   if (!equalBytes(m.digest, decBytes(d.digest, 'digest', 32, OWN))) {
     throw fail('CHECK_FAILED', 'server reports different public triples (digest mismatch)');
   }

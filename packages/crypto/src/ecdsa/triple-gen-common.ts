@@ -2,7 +2,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { CURVE_NAME, type Pt } from './group.js';
 import { Transcript, u32 } from './transcript.js';
-import { pointBytes } from './wire.js';
+import { CryptoError } from '../errors.js';
+import type { ProtocolState } from './state.js';
+import { decBytes, pointBytes } from './wire.js';
 
 /*
  * Values both parties of triple generation derive the same way: the confirmation hash (which
@@ -44,4 +46,18 @@ export function triplesDigest(sessionId: Uint8Array, pubs: { A: Pt; B: Pt; C: Pt
   const parts: Uint8Array[] = [utf8ToBytes('svc/ecdsa triples digest v1'), sessionId, u32(pubs.length)];
   for (const p of pubs) parts.push(p.A.toBytes(true), p.B.toBytes(true), p.C.toBytes(true));
   return sha256(concatBytes(...parts));
+}
+
+/** The data of a triple-generation state (absent only in a state that was tampered with). */
+export function stateData(state: ProtocolState): Record<string, unknown> {
+  if (!state.data) throw new CryptoError('INVALID_INPUT', 'triple-gen state has no data');
+  return state.data;
+}
+
+/** What every step after the first reads from its own state: data, session id, batch size. */
+export function laterStepState(state: ProtocolState): { d: Record<string, unknown>; sid: string; sessionId: Uint8Array; count: number } {
+  const d = stateData(state);
+  const sid = state.session_id;
+  if (typeof sid !== 'string') throw new CryptoError('INVALID_INPUT', 'triple-gen state has no session');
+  return { d, sid, sessionId: decBytes(sid, 'session_id', 32, { culprits: [] }), count: d.count as number };
 }

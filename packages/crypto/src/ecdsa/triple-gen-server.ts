@@ -16,6 +16,8 @@ import {
   confirmationHash,
   polyCommitBytes,
   tripleTranscript,
+  laterStepState,
+  stateData,
   triplesDigest,
 } from './triple-gen-common.js';
 import { checkPeerOpening } from './triple-gen-opening.js';
@@ -72,13 +74,9 @@ export function tripleGenServerStep(stateIn: TripleGenState, incoming: unknown):
   });
 }
 
-function data(state: ProtocolState): Record<string, unknown> {
-  if (!state.data) throw new CryptoError('INVALID_INPUT', 'triple-gen state has no data');
-  return state.data;
-}
 
 function onMsg1(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const m = decodeTriplesMsg1(incoming, data(state).max_count as number, PEER);
+  const m = decodeTriplesMsg1(incoming, stateData(state).max_count as number, PEER);
   const sid = toHex(m.sessionId);
   const polys = freshPolys(m.count);
   const { commitment, randomizer } = commit(polyCommitBytes(m.sessionId, SERVER_ID, polys.E, polys.F, polys.L));
@@ -105,10 +103,7 @@ function onMsg1(state: ProtocolState, incoming: unknown): TripleGenResult {
 }
 
 function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const d = data(state);
-  const sid = state.session_id!;
-  const sessionId = decBytes(sid, 'session_id', 32, OWN);
-  const count = d.count as number;
+  const { d, sid, sessionId, count } = laterStepState(state);
   const polys = decodePolySecrets(d.polys, count);
   const confirmation = decBytes(d.confirmation, 'confirmation', 32, OWN);
   const m = decodeTriplesMsg2(incoming, count, PEER);
@@ -202,10 +197,7 @@ function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
 }
 
 function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
-  const d = data(state);
-  const sid = state.session_id!;
-  const sessionId = decBytes(sid, 'session_id', 32, OWN);
-  const count = d.count as number;
+  const { d, sid, sessionId, count } = laterStepState(state);
   const confirmation = decBytes(d.confirmation, 'confirmation', 32, OWN);
   const keep = d.triples as Record<string, unknown>[];
   const m = decodeTriplesMsg3(incoming, count, PEER);
