@@ -1,9 +1,8 @@
 // Test support (import from '@svc/keyshare-node/testing'): real key share nodes on loopback,
 // each with its own fresh database, for this app's tests and for tss-api's.
-import { createServer } from 'node:net';
 import { generateShareKey } from '@svc/share-cipher';
 import { createLogger, listen, type RunningServer } from '@svc/http';
-import { startTestServer, type TestServer } from '@svc/db/testing';
+import { freePort, startTestServer, type TestServer } from '@svc/db/testing';
 import { createApp } from './app.js';
 import { createNodeDb, KEYSHARE_MIGRATIONS_DIR, type NodeDb } from './database.js';
 import { loadConfig } from './env.js';
@@ -100,13 +99,3 @@ export async function startTestNodes(options: StartTestNodesOptions): Promise<Te
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}

@@ -1,22 +1,11 @@
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@svc/db/testing';
 
 const appDir = resolve(import.meta.dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
 
 /** GET without keep-alive (agent: false), so no socket outlives the test. */
 function getText(url: string): Promise<{ status: number; body: string }> {

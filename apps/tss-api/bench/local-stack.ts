@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { issueApiKey } from '@svc/auth';
 import { startOidcIssuer } from '@svc/auth/testing';
-import { startTestDatabase } from '@svc/db/testing';
+import { freePort, startTestDatabase } from '@svc/db/testing';
 import { generateShareKey } from '@svc/share-cipher';
 
 export interface LocalStack {
@@ -11,18 +10,6 @@ export interface LocalStack {
   apiKey: string;
   idToken: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs an app's src/index.ts in its own process (as `pnpm start` would) and waits for /health. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from './client.js';
+import { freePort } from './free-port.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './embedded.js';
 import { readDbEnv } from './env.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -144,14 +144,4 @@ async function acquireServer(): Promise<SharedServer> {
   throw lastError;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort } from './free-port.js';

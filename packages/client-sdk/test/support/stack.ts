@@ -3,10 +3,9 @@
 // real in-process SMTP server, a local OIDC issuer (as the Google provider), tss-api, the
 // gateway in front of it, and three key share nodes (threshold 2). Import it from here rather
 // than copying the setup.
-import { createServer } from 'node:net';
 import { createIdTokenVerifier, issueApiKey, type VerifiedIdentity } from '@svc/auth';
 import { startOidcIssuer, type LocalOidcIssuer } from '@svc/auth/testing';
-import { startTestDatabase, type TestDatabase } from '@svc/db/testing';
+import { freePort, startTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { createApp as createGateway } from '@svc/gateway/app';
 import { loadConfig as loadGatewayConfig } from '@svc/gateway/env';
 import { createLogger, listen, type RunningServer } from '@svc/http';
@@ -133,13 +132,3 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
