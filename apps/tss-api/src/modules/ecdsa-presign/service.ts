@@ -12,6 +12,7 @@ import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
+import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
 import { resumeStep } from '../ecdsa-common/resume-step.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
@@ -141,20 +142,15 @@ export function ecdsaPresignService(deps: {
       const sealed = sealJsonValue(cipher, p, presignatureAad(id, live.walletId));
       return { id, index: p.index, material: sealed.ciphertext, keyId: sealed.keyId };
     });
-    const outcome = await steps.transaction(async (tx) => {
-      if (!(await repo.lockAndCheckCap(tx, live.walletId, rows.length, config.poolMax))) return 'full' as const;
-      const done: StepSessionState = { v: 1, next_step: 3, count: rows.length };
-      if (!(await steps.advance(tx, { id: sessionId, fromVersion: live.stateVersion, state: done, stage: 'presign/2', status: 'COMPLETED' }))) {
-        return 'conflict' as const;
-      }
-      await repo.insert(tx, live.walletId, rows);
-      return 'stored' as const;
-    });
-    if (outcome === 'conflict') stepConflict();
-    if (outcome === 'full') {
-      await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'pool_full');
-      throw poolFull(config.poolMax);
-    }
+    await completeIntoPool(
+      deps,
+      { sessionId, userId: caller.userId, fromVersion: live.stateVersion, stage: 'presign/2', state: { v: 1, next_step: 3, count: rows.length } },
+      {
+        lockAndCheckCap: (tx) => repo.lockAndCheckCap(tx, live.walletId, rows.length, config.poolMax),
+        insert: (tx) => repo.insert(tx, live.walletId, rows),
+        full: () => poolFull(config.poolMax),
+      },
+    );
     const ids = [...rows].sort((a, b) => a.index - b.index).map((r) => r.id);
     return { session_id: sessionId, msg: result.outgoing ?? null, done: true, presignature_ids: ids };
   }

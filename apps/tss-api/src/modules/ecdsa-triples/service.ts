@@ -6,6 +6,7 @@ import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
 import { sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
+import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
 import { resumeStep } from '../ecdsa-common/resume-step.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
@@ -31,6 +32,8 @@ export interface StepResponse {
 }
 
 const STAGES = ['', 'triples/1', 'triples/2', 'triples/3'];
+
+const poolFull = (max: number) => new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${max} unused triples per wallet)`);
 
 /**
  * Batched triple generation, server side (P1): three client messages, three answers. Each
@@ -63,7 +66,7 @@ export function ecdsaTriplesService(deps: {
     // final step enforces the cap again under a lock.
     const plausible = Number.isInteger(requested) && (requested as number) >= 1 && (requested as number) <= config.batchMax;
     if (plausible && (await repo.unusedCount(w.id)) + (requested as number) > config.poolMax) {
-      throw new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${config.poolMax} unused triples per wallet)`);
+      throw poolFull(config.poolMax);
     }
     const state = tripleGenServerStart({ maxCount: config.batchMax });
     let result;
@@ -109,21 +112,15 @@ export function ecdsaTriplesService(deps: {
       const sealed = sealJsonValue(cipher, t, tripleAad(id, live.walletId));
       return { id, material: sealed.ciphertext, keyId: sealed.keyId };
     });
-    const outcome = await steps.transaction(async (tx) => {
-      if (!(await repo.lockAndCheckCap(tx, live.walletId, rows.length, config.poolMax))) return 'full' as const;
-      const done: StepSessionState = { v: 1, next_step: stepNo + 1, count: rows.length };
-      if (!(await steps.advance(tx, { id: sessionId, fromVersion: live.stateVersion, state: done, stage: STAGES[stepNo] ?? 'triples/3', status: 'COMPLETED' }))) {
-        return 'conflict' as const;
-      }
-      await repo.insert(tx, live.walletId, rows);
-      return 'stored' as const;
-    });
-    if (outcome === 'conflict') stepConflict();
-    if (outcome === 'full') {
-      // Other batches filled the pool while this one ran: nothing stored, the session ends.
-      await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'pool_full');
-      throw new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${config.poolMax} unused triples per wallet)`);
-    }
+    await completeIntoPool(
+      deps,
+      { sessionId, userId: caller.userId, fromVersion: live.stateVersion, stage: STAGES[stepNo] ?? 'triples/3', state: { v: 1, next_step: stepNo + 1, count: rows.length } },
+      {
+        lockAndCheckCap: (tx) => repo.lockAndCheckCap(tx, live.walletId, rows.length, config.poolMax),
+        insert: (tx) => repo.insert(tx, live.walletId, rows),
+        full: () => poolFull(config.poolMax),
+      },
+    );
     return { session_id: sessionId, msg: result.outgoing ?? null, done: true };
   }
 
