@@ -15,6 +15,7 @@ import {
 } from '../test/support/ecdsa-client.js';
 import { post } from '../test/support/wallet-client.js';
 import { httpLink, type HttpLink } from './http-link.js';
+import { percentile, timeConcurrently } from './latency.js';
 
 // The ECDSA part of `pnpm bench:sign`: a secp256k1 wallet through the gateway over HTTP, client
 // work included (triples, presign, the client's signature share, the SDK's own verification).
@@ -39,7 +40,6 @@ const REFERENCE_ROUND_TRIPS = 16;
 const OFFLINE_ROUND_TRIPS = 5;
 
 const sha256 = (m: Uint8Array) => new Uint8Array(createHash('sha256').update(m).digest());
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 const f1 = (x: number, w = 7) => x.toFixed(1).padStart(w);
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -119,29 +119,16 @@ export async function runEcdsaBench(o: EcdsaBenchOptions): Promise<void> {
   async function online(link: HttpLink, mode: Mode, n: number, concurrency: number, print = true) {
     await fill(n);
     link.reset();
-    const latencies: number[] = [];
-    const signed: Signed[] = [];
-    let started = 0;
     const cpu0 = process.cpuUsage();
-    const t = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (started < n) {
-          started++;
-          const pooled = pool.shift();
-          if (!pooled) throw new Error('bench pool empty');
-          const start = performance.now();
-          signed.push(await signOnce(link, mode, pooled));
-          latencies.push(performance.now() - start);
-        }
-      }),
-    );
-    const seconds = (performance.now() - t) / 1000;
+    const timed = await timeConcurrently(n, concurrency, () => {
+      const pooled = pool.shift();
+      if (!pooled) throw new Error('bench pool empty');
+      return signOnce(link, mode, pooled);
+    });
     const clientCpu = cpuMs(process.cpuUsage(cpu0)) / n;
     const requests = link.stats.requests / n;
-    verified += proveAll(signed);
-    latencies.sort((a, b) => a - b);
-    const r = { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), perSecond: n / seconds };
+    verified += proveAll(timed.results);
+    const r = { p50: timed.p50, p95: timed.p95, p99: timed.p99, perSecond: timed.perSecond };
     if (print) {
       const net = link.rttMs ? `, measured delay ${(link.stats.delayMs / link.stats.requests).toFixed(1)} ms/request` : '';
       console.log(

@@ -11,6 +11,7 @@ import {
 import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } from '../test/support/wallet-client.js';
 import { benchEnv, readBenchSettings } from './bench-env.js';
 import { runEcdsaBench } from './ecdsa.bench-part.js';
+import { timeConcurrently } from './latency.js';
 import { startLocalStack } from './local-stack.js';
 
 // pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included
@@ -18,30 +19,15 @@ import { startLocalStack } from './local-stack.js';
 // then ECDSA (ecdsa.bench-part.ts). BENCH_CURVES=ed25519 or secp256k1 runs one part.
 
 const settings = readBenchSettings(benchEnv);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
 async function run(label: string, n: number, concurrency: number, sign: () => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        next++;
-        const start = performance.now();
-        await sign();
-        latencies.push(performance.now() - start);
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
+  const r = await timeConcurrently(n, concurrency, sign);
   console.log(
-    `${label.padEnd(24)} n=${String(n).padStart(4)}  p50 ${fmt(percentile(latencies, 50))} ms  p95 ${fmt(percentile(latencies, 95))} ms  ` +
-      `p99 ${fmt(percentile(latencies, 99))} ms  ${(n / seconds).toFixed(1).padStart(6)} signatures/s`,
+    `${label.padEnd(24)} n=${String(n).padStart(4)}  p50 ${fmt(r.p50)} ms  p95 ${fmt(r.p95)} ms  ` +
+      `p99 ${fmt(r.p99)} ms  ${r.perSecond.toFixed(1).padStart(6)} signatures/s`,
   );
-  return { p50: percentile(latencies, 50), perSecond: n / seconds };
+  return { p50: r.p50, perSecond: r.perSecond };
 }
 
 /** The same signature with no HTTP, no database, no encryption: both parties in-process. */
