@@ -1,0 +1,11 @@
+import { createEd25519Suite, createFrostWireCodec, keygenSeedEd25519 } from '../src/index.js';
+const msg = new Uint8Array(64);
+const key = keygenSeedEd25519();
+const s = createEd25519Suite(); const c = createEd25519Suite();
+const ws = createFrostWireCodec(s, 32, 32);
+const own = ws.decodeKeyPackage(JSON.parse(JSON.stringify(ws.encodeKeyPackage(key.keygen2))));
+const N = 400;
+const prep = Array.from({ length: N }, () => ({ r: s.round1(own), cc: JSON.parse(JSON.stringify(ws.encodeSigningCommitments(c.round1(key.keygen1).commitments))) }));
+const t0 = performance.now();
+for (const { r, cc } of prep) s.round2({ msg, keyPackage: own, nonces: r.nonces, commitments: [ws.decodeSigningCommitments(cc), r.commitments] });
+console.log('round2 ms', (performance.now() - t0) / N);
