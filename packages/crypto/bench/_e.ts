@@ -1,0 +1,2 @@
+import { runEcdsaBench } from './ecdsa.js';
+await runEcdsaBench();

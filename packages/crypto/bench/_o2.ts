@@ -1,0 +1,14 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { cpuRatio } from './measure.js';
+const P = secp256k1.Point; const Fn = P.Fn;
+const sk = secp256k1.utils.randomSecretKey(); const h = new Uint8Array(32).fill(7);
+const sign = () => secp256k1.sign(h, sk, { prehash: false });
+const s = Fn.create(2n ** 255n + 123456789n);
+let i = 1000n;
+const fresh = () => P.BASE.multiplyUnsafe(i++);
+const X = fresh(); const Q = fresh();
+console.log('fresh'.padEnd(30), cpuRatio(() => fresh(), () => undefined, sign, 500).ratio.toFixed(2));
+console.log('X.multiply CT default'.padEnd(30), cpuRatio((p) => p.multiply(s), fresh, sign, 500).ratio.toFixed(2));
+for (const W of [2, 3, 4, 5, 6]) console.log(`precompute(${W}) + multiply`.padEnd(30), cpuRatio((p) => { p.precompute(W, false); return p.multiply(s); }, fresh, sign, 500).ratio.toFixed(2));
+console.log('mulAddUnsafe(s,Q,s) 2 pts'.padEnd(30), cpuRatio(() => X.mulAddUnsafe(s, Q, s), () => undefined, sign, 500).ratio.toFixed(2));
+console.log('G.mulAddUnsafe(s,Q,s)'.padEnd(30), cpuRatio(() => P.BASE.mulAddUnsafe(s, Q, s), () => undefined, sign, 500).ratio.toFixed(2));

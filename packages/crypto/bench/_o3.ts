@@ -1,0 +1,10 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { cpuRatio } from './measure.js';
+const P = secp256k1.Point; const Fn = P.Fn;
+const sk = secp256k1.utils.randomSecretKey(); const h = new Uint8Array(32).fill(7);
+const sign = () => secp256k1.sign(h, sk, { prehash: false });
+let i = 1000n;
+const scal = Array.from({ length: 128 }, (_, j) => Fn.create(2n ** 255n + BigInt(j) * 7919n));
+const fresh = () => P.BASE.multiplyUnsafe(i++);
+console.log('128 x default CT'.padEnd(30), cpuRatio((p) => scal.forEach((s) => p.multiply(s)), fresh, sign, 1500).ratio.toFixed(1));
+for (const W of [4, 5, 6, 7, 8]) console.log(`table W${W} + 128 CT`.padEnd(30), cpuRatio((p) => { p.precompute(W, false); scal.forEach((s) => p.multiply(s)); }, fresh, sign, 1500).ratio.toFixed(1));
