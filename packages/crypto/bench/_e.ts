@@ -1,2 +1,0 @@
-import { runEcdsaBench } from './ecdsa.js';
-await runEcdsaBench();
