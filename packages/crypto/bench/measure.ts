@@ -51,7 +51,10 @@ export function cpuRatio<S>(op: (state: S) => unknown, setup: () => S, baseline:
     const c = process.cpuUsage(c0);
     return c.user + c.system;
   };
-  for (let i = 0; i < 10; i++) (op(setup()), baseline());
+  for (let i = 0; i < 10; i++) {
+    op(setup());
+    baseline();
+  }
   let opCpu = 0, baseCpu = 0, opN = 0, baseN = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {

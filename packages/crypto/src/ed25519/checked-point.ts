@@ -129,7 +129,9 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
   function precomputeCached(encoding: Uint8Array): void {
     const p = cache.get(encoding);
     // precompute() drops a point's table and starts over: once per point.
-    if (p && !withTable.has(p)) (withTable.add(p), p.precompute(4));
+    if (!p || withTable.has(p)) return;
+    withTable.add(p);
+    p.precompute(4);
   }
 
   return { Point: CheckedPoint, rememberComputed, precomputeCached };
