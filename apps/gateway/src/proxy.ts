@@ -6,6 +6,8 @@ import { AppError, failure } from '@svc/envelope';
 import type { Logger } from '@svc/http';
 import type { Upstream } from './upstreams.js';
 
+const IDLE_UPSTREAM_SOCKET_MS = 15_000;
+
 /**
  * Forwards `prefix/**` to the upstream with the path unchanged. Upstream failures keep the
  * envelope: refused or unreachable -> 503 UPSTREAM_UNAVAILABLE, too slow -> 504
@@ -16,11 +18,12 @@ export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): 
     target: upstream.target,
     // Without an agent http-proxy opens a new TCP connection per request and sends
     // `Connection: close`; connecting was ~15% of the gateway's CPU per call. Keep-alive reuses
-    // connections. Node's agent honours the upstream's `Keep-Alive: timeout=5` hint only when it
-    // has a timeout of its own: with one, an idle socket is dropped 1 s before the upstream would
-    // close it, so a request is not sent into a closing connection. (An active request's socket
-    // timeout is proxyTimeout, set per request by http-proxy.)
-    agent: new Agent({ keepAlive: true, timeout: timeoutMs }),
+    // connections. An idle pooled socket is dropped after IDLE_UPSTREAM_SOCKET_MS, well before the
+    // upstream closes it (65 s, @svc/http listen; the agent also honours a shorter
+    // `Keep-Alive: timeout` hint minus 1 s), so a request — a 6 MB triples upload, say — is not
+    // sent into a connection the upstream is closing, even when a loaded event loop runs timers
+    // late. An active request's socket timeout is proxyTimeout, set per request by http-proxy.
+    agent: new Agent({ keepAlive: true, timeout: IDLE_UPSTREAM_SOCKET_MS }),
     changeOrigin: true,
     xfwd: true,
     proxyTimeout: timeoutMs,
