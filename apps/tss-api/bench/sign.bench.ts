@@ -14,7 +14,7 @@ import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } f
 import { benchEnv, readBenchSettings } from './bench-env.js';
 import { runEcdsaBench } from './ecdsa.bench-part.js';
 import { timeConcurrently } from './latency.js';
-import { startLocalStack } from './local-stack.js';
+import { processCpuMs, startLocalStack, type LocalStack } from './local-stack.js';
 
 // pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included
 // (client round 1, client share, aggregate with its verification), as the SDK will do them;
@@ -73,7 +73,7 @@ function msGoal(figure: string, ms: number, goal: { op: '<=' | '<'; ms: number }
   return `${line}  [${ms.toFixed(2)} ms; goal ${goal.op} ${goal.ms} ms; one ed25519.sign = ${signMs.toFixed(3)} ms CPU]`;
 }
 
-async function ed25519Bench(url: string, apiKey: string, idToken: string) {
+async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?: LocalStack['pids']) {
   const key = await newEd25519Key();
   const created = await post<{ token: string }>(url, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': apiKey });
   if (!created.body.data) throw new Error(`keygen failed: ${created.status} ${JSON.stringify(created.body)}`);
@@ -92,13 +92,21 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string) {
     const res = await post(url, '/tss/v2/sign_ed25519/round2', {}, headers);
     if (res.status !== 400) throw new Error(`an empty round2 body answered ${res.status}`);
   };
+  /** CPU ms of the gateway and tss-api processes per call of `f` (local stack only). */
+  const serverCpu = async <T>(n: number, f: () => Promise<T>) => {
+    const before = pids && [processCpuMs(pids.gateway), processCpuMs(pids.tss)];
+    const result = await f();
+    const per = before && pids ? [(processCpuMs(pids.gateway) - before[0]!) / n, (processCpuMs(pids.tss) - before[1]!) / n] : undefined;
+    return { result, text: per ? `; CPU per call: gateway ${per[0]!.toFixed(2)} ms, tss-api ${per[1]!.toFixed(2)} ms` : '' };
+  };
   await timeConcurrently(50, 1, refused); // warm-up
-  const floor = await timeConcurrently(settings.n, 1, refused);
-  console.log(`Authenticated call refused by validation (gateway, API key, JWT, 400): n=${settings.n}  p50 ${floor.p50.toFixed(2)} ms  p95 ${floor.p95.toFixed(2)} ms`);
+  const { result: floor, text: floorCpu } = await serverCpu(settings.n, () => timeConcurrently(settings.n, 1, refused));
+  console.log(`Authenticated call refused by validation (gateway, API key, JWT, 400): n=${settings.n}  p50 ${floor.p50.toFixed(2)} ms  p95 ${floor.p95.toFixed(2)} ms${floorCpu}`);
 
   console.log('Ed25519 (FROST 2-of-2):');
   await run('warm-up', 20, 1, sign);
-  const sequential = await run('sequential (1 at a time)', settings.n, 1, sign);
+  const { result: sequential, text: signCpu } = await serverCpu(settings.n, () => run('sequential (1 at a time)', settings.n, 1, sign));
+  if (signCpu) console.log(`  server processes per signature (two calls)${signCpu.replace('; CPU per call', '')}`);
   const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
   const bare = bareCryptoMs();
   console.log(
@@ -120,7 +128,7 @@ try {
   const apiKey = settings.apiKey ?? stack!.apiKey;
   const idToken = settings.idToken ?? stack!.idToken;
   console.log(`pnpm bench:sign — ${settings.url ? `target ${url}` : 'local stack: tss-api + gateway processes, embedded PostgreSQL'}; ${cpus().length} CPUs, Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)}`);
-  if (settings.curves.includes('ed25519')) await ed25519Bench(url, apiKey, idToken);
+  if (settings.curves.includes('ed25519')) await ed25519Bench(url, apiKey, idToken, stack?.pids);
   if (settings.curves.includes('secp256k1')) {
     await runEcdsaBench({ url, apiKey, idToken, n: settings.ecdsaN, concurrency: settings.concurrency, rttN: settings.rttN });
   }
