@@ -123,8 +123,8 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
   /**
    * Gives the cached point of a long-lived key (the group key, multiplied by the challenge in
    * every aggregation's verification) a width-4 window table: built on its first multiplication
-   * (~15 point additions' worth of a signature, ~100 KB, freed with the cache entry), it makes
-   * each later multiplication ~3x cheaper. Does nothing for an encoding that is not cached.
+   * (about ten ed25519.sign of CPU once, ~100 KB, freed with the cache entry), it makes each later
+   * multiplication ~3x cheaper. Does nothing for an encoding that is not cached.
    */
   function precomputeCached(encoding: Uint8Array): void {
     const p = cache.get(encoding);
