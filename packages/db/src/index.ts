@@ -15,4 +15,4 @@ export {
 export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded.js';
 export { createDatabaseIfMissing, databaseExists, dropDatabase } from './server-admin.js';
 export { connectionFields, connectionUrl, withDatabase, type ConnectionFields } from './connection.js';
-export { DEFAULT_EMBEDDED_PORT } from './env.js';
+export { DEFAULT_EMBEDDED_PORT, readDbEnv } from './env.js';
