@@ -103,6 +103,7 @@ async function main(): Promise<number> {
       mailSpoolDir: join(dataDir, 'mail'),
     });
     for (const [i, spec] of specs.entries()) {
+      checkpoint();
       await supervisor.add({
         name: spec.name,
         layer: 1,
