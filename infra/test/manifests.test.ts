@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { K8S_DIR, idOf, render, type K8sObject } from './kustomize.js';
+import { K8S_DIR, idOf, render, type K8sObject } from '../scripts/kustomize.js';
 import {
   checkNetworkPolicies,
   checkNoInlineSecrets,
