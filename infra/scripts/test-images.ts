@@ -30,10 +30,12 @@ import { freePort } from '@svc/db/testing';
 import { generateShareKey } from '@svc/share-cipher';
 import { render } from './kustomize.js';
 import { ensureNodeBase } from './images/base-image.js';
+import { startIngress, type Ingress } from './images/ingress.js';
 import { buildImages, imageTag, type BuiltImage } from './images/build-images.js';
 import { command } from './images/command.js';
 import { startContainer, type Container } from './images/container.js';
 import { checkPod, type PodReport } from './images/pod-checks.js';
+import { createPodNetwork, HOST_ADDRESS } from './images/pod-network.js';
 import { planManifests, type ContainerPlan, type PodPlan, type Secrets } from './images/pod-plan.js';
 import { documentedSecrets } from './images/secrets-doc.js';
 import { signingJourney } from './images/signing-journey.js';
@@ -47,7 +49,7 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 async function preflight(): Promise<void> {
   if (process.getuid?.() !== 0) throw new Error('run as root: buildah, mounts and chroot need it');
-  for (const tool of ['buildah', 'podman', 'mmdebstrap', 'unshare', 'nsenter', 'setpriv']) {
+  for (const tool of ['buildah', 'podman', 'mmdebstrap', 'unshare', 'nsenter', 'setpriv', 'ip']) {
     await command('sh', ['-c', `command -v ${tool}`]).catch(() => {
       throw new Error(`${tool} is missing: apt-get install -y buildah podman mmdebstrap uidmap`);
     });
@@ -115,26 +117,54 @@ async function main(): Promise<void> {
   await mkdir(pgDir, { recursive: true });
   const pg = await startEmbeddedPostgres({ dataDir: join(pgDir, 'data'), port: await freePort(), persistent: false });
   const issuer = await startOidcIssuer({ alg: 'ES256', audience: 'svc-images-test' });
+  const network = await createPodNetwork();
+  let ingress: Ingress | undefined;
   const running: RunningPod[] = [];
   try {
-    const mainDb = await createDatabaseIfMissing(pg.url('postgres'), 'svc_main');
-    const nodeDbs = await Promise.all([1, 2, 3].map((n) => createDatabaseIfMissing(pg.url('postgres'), `keyshare_node_${n}`)));
-    const providers = JSON.stringify([{ issuer: issuer.issuer, client_id: issuer.audience, jwks_uri: issuer.jwksUri }]);
+    // The database and the issuer's JWKS, as the pods reach them: through the pod network's gateway.
+    await network.forward(pg.port, pg.port);
+    const issuerPort = Number(new URL(issuer.jwksUri).port);
+    await network.forward(issuerPort, issuerPort);
+    const dbUrl = (name: string) => {
+      const url = new URL(pg.url(name));
+      url.hostname = HOST_ADDRESS;
+      return url.toString();
+    };
+    for (const name of ['svc_main', 'keyshare_node_1', 'keyshare_node_2', 'keyshare_node_3']) await createDatabaseIfMissing(pg.url('postgres'), name);
+    const mainDb = dbUrl('svc_main');
+    const nodeDbs = [1, 2, 3].map((n) => dbUrl(`keyshare_node_${n}`));
+    const jwksUri = new URL(issuer.jwksUri);
+    jwksUri.hostname = HOST_ADDRESS;
+    const providers = JSON.stringify([{ issuer: issuer.issuer, client_id: issuer.audience, jwks_uri: jwksUri.toString() }]);
     const secrets = devSecrets(mainDb, nodeDbs, providers);
 
     say('== manifests (infra/k8s/overlays/dev)');
     const plan = planManifests(render('overlays/dev'), secrets);
     checkSecretsDocumented(plan.referencedSecrets, secrets, documentedSecrets(await readFile(join(infraDir, 'k8s', 'README.md'), 'utf8')));
-    // Pod addresses: 127.0.0.10, .11, ... (serving pods) and 127.0.0.100+ (Jobs).
-    const ips = new Map(plan.pods.map((p, i) => [p.name, `127.0.0.${p.kind === 'Job' ? 100 + i : 10 + i}`]));
+    const ips = new Map(plan.pods.map((p, i) => [p.name, network.address(10 + i)]));
+    const podOf = (service: string) => plan.pods.find((p) => p.name === plan.services[service])!;
+    ingress = await startIngress(workDir, HOST_ADDRESS, Object.keys(plan.ingressHosts), (host) => {
+      const service = plan.ingressHosts[host];
+      return service ? { ip: ips.get(podOf(service).name)!, port: podOf(service).containers[0]!.port! } : undefined;
+    });
+    // Service names resolve to their pod, Ingress hosts to the ingress (the kubelet's /etc/hosts and the cluster DNS).
     const hostsFile = join(workDir, 'hosts');
-    await writeFile(hostsFile, ['127.0.0.1\tlocalhost', ...Object.entries(plan.services).map(([svc, pod]) => `${ips.get(pod)}\t${svc}`), ''].join('\n'));
+    await writeFile(
+      hostsFile,
+      [
+        '127.0.0.1\tlocalhost',
+        ...Object.entries(plan.services).map(([svc, pod]) => `${ips.get(pod)}\t${svc}`),
+        ...Object.keys(plan.ingressHosts).map((host) => `${HOST_ADDRESS}\t${host}`),
+        '',
+      ].join('\n'),
+    );
+    const trustIngress = { volumes: [{ hostPath: ingress.caDir, mountPath: '/mnt' }], extraEnv: { NODE_EXTRA_CA_CERTS: '/mnt/ca.pem' } };
     say(`${plan.pods.length} workloads, ${Object.keys(plan.services).length} Services, Ingress hosts ${Object.keys(plan.ingressHosts).join(', ')}`);
 
     const startPod = async (pod: PodPlan): Promise<RunningPod> => {
       const ip = ips.get(pod.name)!;
       const start = (c: ContainerPlan) =>
-        startContainer({ image: imageTag(c.app), plan: c, ip, hostsFile, overrides: { HOST: ip }, log: join(logDir, `${pod.name}.${c.name}.log`) });
+        startContainer({ image: imageTag(c.app), plan: c, ip, hostsFile, network, ...trustIngress, log: join(logDir, `${pod.name}.${c.name}.log`) });
       for (const init of pod.initContainers) {
         const container = await start(init);
         const { code } = await container.exited;
@@ -176,7 +206,7 @@ async function main(): Promise<void> {
     }
 
     say('== signatures through the gateway (SDK, via the Ingress hosts)');
-    const db = createDb(mainDb);
+    const db = createDb(pg.url('svc_main'));
     const issued = issueApiKey();
     try {
       const customer = await db.customer.create({ data: { label: 'images test', email: 'images-test@example.com' } });
@@ -184,10 +214,10 @@ async function main(): Promise<void> {
     } finally {
       await db.$disconnect();
     }
-    const ingress = ingressFetch(plan.ingressHosts, plan.services, ips, serving);
+    const clientFetch = ingressFetch(plan.ingressHosts, plan.services, ips, serving);
     const gatewayHost = Object.entries(plan.ingressHosts).find(([, svc]) => svc === 'gateway')![0];
     const idToken = await issuer.issue({ sub: `images-${Date.now()}`, email: 'images-user@example.com' }, { expiresIn: 600 });
-    const journey = await signingJourney({ gatewayUrl: `https://${gatewayHost}`, apiKey: issued.key, idToken, fetch: ingress });
+    const journey = await signingJourney({ gatewayUrl: `https://${gatewayHost}`, apiKey: issued.key, idToken, fetch: clientFetch });
     say(`keygen ${journey.keygenMs.toFixed(0)} ms; Ed25519 signature ${journey.ed25519Ms.toFixed(0)} ms, verified; ECDSA signature ${journey.ecdsaMs.toFixed(0)} ms, verified`);
 
     say('== first admin (the command shipped in the admin-api image), then its sign-in through the gateway');
@@ -195,7 +225,7 @@ async function main(): Promise<void> {
     const admin = { email: 'ops@example.com', password: randomBytes(18).toString('base64url') };
     const created = await adminPod.exec([`ADMIN_EMAIL=${admin.email}`, `ADMIN_PASSWORD=${admin.password}`, 'node', '/app/dist/create-admin.mjs']);
     if (created.code !== 0) throw new Error(`create-admin exited ${created.code}: ${created.output}`);
-    const login = await ingress(`https://${gatewayHost}/svc_admin/v1/user/login`, {
+    const login = await clientFetch(`https://${gatewayHost}/svc_admin/v1/user/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(admin),
@@ -215,11 +245,17 @@ async function main(): Promise<void> {
   } finally {
     for (const r of running) {
       for (const { container } of r.containers) {
-        process.kill(container.pid, 'SIGKILL');
+        try {
+          process.kill(container.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
         await container.exited;
         await container.remove();
       }
     }
+    await ingress?.close();
+    await network.close();
     await issuer.close();
     await pg.stop();
   }

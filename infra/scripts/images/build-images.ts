@@ -27,7 +27,7 @@ export async function buildImages(repoRoot: string, nodeImage: string, log: stri
     const { ms } = await command(
       'buildah',
       [
-        'bud', '--isolation', 'chroot', '--layers', '--format', 'docker',
+        'bud', '--isolation', 'chroot', '--layers', '--force-rm', '--format', 'docker',
         '-f', join(repoRoot, 'infra', 'docker', 'Dockerfile'),
         '--ignorefile', join(repoRoot, 'infra', 'docker', 'Dockerfile.dockerignore'),
         '--target', app === 'migrate' ? 'migrate' : 'service',

@@ -5,13 +5,14 @@
  * the image's working directory and environment (the manifests' environment over it), and as
  * PID 1, so SIGTERM reaches it exactly as the kubelet sends it. Where the manifests say so the
  * root is read-only; emptyDir volumes are tmpfs mounts of their size limit; /etc/hosts is
- * replaced (as the kubelet does) by one naming the Services. The network namespace is the
- * host's: each pod listens on its own loopback address (HOST), standing in for its pod IP.
+ * replaced (as the kubelet does) by one naming the Services. Each container has its own network
+ * namespace on the pod network (pod-network.ts), attached before the process starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFile, readFile, readdir } from 'node:fs/promises';
 import { command } from './command.js';
 import type { ContainerPlan } from './pod-plan.js';
+import type { PodNetwork } from './pod-network.js';
 
 export interface ImageConfig {
   env: Record<string, string>;
@@ -41,13 +42,15 @@ export async function imageConfig(image: string): Promise<ImageConfig> {
 
 export interface Container {
   name: string;
-  /** The pod's address (its loopback stand-in for a pod IP). */
+  /** The pod's address on the pod network. */
   ip: string;
   /** argv the container's process runs (entrypoint/command + cmd/args). */
   argv: string[];
   env: Record<string, string>;
   /** Host PID of the container's PID 1 (the app). */
   pid: number;
+  /** When the process was started (Date.now()). */
+  startedAt: number;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   output(): string;
   /** Runs a command inside the running container (as its user, with its environment). */
@@ -58,6 +61,8 @@ export interface Container {
 
 const SETUP = String.raw`
 set -eu
+# Wait until the host has attached this network namespace to the pod network.
+read -r _
 r="$1"; hosts="$2"; ro="$3"; shift 3
 mount --bind "$r" "$r"
 mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
@@ -72,8 +77,13 @@ while [ "$1" != "--" ]; do
   mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$2" tmpfs "$r$1"; shift 2
 done
 shift
+while [ "$1" != "--" ]; do
+  # A read-only volume (host folder, mount path).
+  mount --bind "$1" "$r$2"; mount -o remount,bind,ro "$r$2"; shift 2
+done
+shift
 if [ "$ro" = ro ]; then mount -o remount,bind,ro "$r"; fi
-exec "$@"
+exec "$@" </dev/null
 `;
 
 async function childPid(parent: number): Promise<number | undefined> {
@@ -92,8 +102,10 @@ export interface StartOptions {
   plan: ContainerPlan;
   ip: string;
   hostsFile: string;
-  /** Variables set on top of the manifests' (the pod address, see the file comment). */
-  overrides: Record<string, string>;
+  network: PodNetwork;
+  /** Read-only volumes (a host folder at a path in the container) and variables that go with them. */
+  volumes?: { hostPath: string; mountPath: string }[];
+  extraEnv?: Record<string, string>;
   log: string;
 }
 
@@ -103,7 +115,7 @@ export async function startContainer(options: StartOptions): Promise<Container> 
   // Kubernetes: command replaces the image's ENTRYPOINT, args its CMD (and command alone drops CMD).
   const entry = plan.command ?? config.entrypoint;
   const argv = [...entry, ...(plan.args ?? (plan.command ? [] : config.cmd))];
-  const env = { ...config.env, ...plan.env, ...options.overrides };
+  const env = { ...config.env, ...plan.env, ...options.extraEnv };
   const cid = (await command('buildah', ['from', '--pull-never', '--name', `svc-test-${plan.name}-${options.ip}`, options.image])).stdout.trim();
   const root = (await command('buildah', ['mount', cid])).stdout.trim();
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
@@ -111,12 +123,17 @@ export async function startContainer(options: StartOptions): Promise<Container> 
     'setpriv', '--no-new-privs', 'chroot', `--userspec=${plan.user}:${plan.group}`, `--groups=${plan.group}`, root,
     '/usr/bin/env', '-i', '-C', config.workingDir, ...envArgs, ...args,
   ];
-  const mounts = plan.emptyDirs.flatMap((d) => [d.path, String(d.bytes)]);
+  const mounts = [
+    ...plan.emptyDirs.flatMap((d) => [d.path, String(d.bytes)]),
+    '--',
+    ...(options.volumes ?? []).flatMap((v) => [v.hostPath, v.mountPath]),
+  ];
 
+  const startedAt = Date.now();
   const child: ChildProcess = spawn(
     'unshare',
-    ['--mount', '--pid', '--fork', '--propagation', 'private', '--', 'sh', '-c', SETUP, 'setup', root, options.hostsFile, plan.readOnlyRoot ? 'ro' : 'rw', ...mounts, '--', ...inside(argv)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--mount', '--pid', '--net', '--fork', '--propagation', 'private', '--', 'sh', '-c', SETUP, 'setup', root, options.hostsFile, plan.readOnlyRoot ? 'ro' : 'rw', ...mounts, '--', ...inside(argv)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -139,9 +156,16 @@ export async function startContainer(options: StartOptions): Promise<Container> 
     await command('buildah', ['rm', cid]).catch(() => undefined);
   };
   if (pid === undefined) {
+    child.stdin!.end();
     await exited;
     await remove();
     throw new Error(`${plan.name}: the container did not start:\n${output}`);
+  }
+  try {
+    await options.network.attach(pid, options.ip);
+  } finally {
+    // Lets the setup go on (or, without a network, fail at once).
+    child.stdin!.end('\n');
   }
 
   return {
@@ -150,13 +174,14 @@ export async function startContainer(options: StartOptions): Promise<Container> 
     argv,
     env,
     pid,
+    startedAt,
     exited,
     output: () => output,
     remove,
     async exec(args, timeoutMs = 30_000) {
       const started = performance.now();
-      // Into the container's mount and PID namespaces, then the same chroot, user and environment.
-      const run = spawn('nsenter', [`--target=${pid}`, '--mount', '--pid', '--', ...inside(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      // Into the container's mount, PID and network namespaces, then the same chroot, user and environment.
+      const run = spawn('nsenter', [`--target=${pid}`, '--mount', '--pid', '--net', '--', ...inside(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       run.stdout.on('data', (c: Buffer) => (out += c.toString()));
       run.stderr.on('data', (c: Buffer) => (out += c.toString()));
