@@ -40,6 +40,8 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^USER 10001:10001$/m);
     expect(runtime).toMatch(/^COPY --from=build --chown=0:0 \/out\/ \/app\/$/m);
     expect(runtime).not.toMatch(/pnpm install/);
+    // no package manager left in what runs
+    expect(runtime).toMatch(/rm -rf \/usr\/local\/lib\/node_modules \/usr\/local\/bin\/npm \/usr\/local\/bin\/npx/);
   });
 
   test('the service image (the last, default stage) has a HEALTHCHECK on /health and migrations off', () => {

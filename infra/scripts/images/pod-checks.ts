@@ -57,8 +57,11 @@ export async function checkPod(pod: PodPlan, plan: ContainerPlan, container: Con
 
   const fsCheck = await container.exec([
     'sh', '-c',
-    `if touch /.write-probe 2>/dev/null; then echo root=writable; else echo root=read-only; fi; for d in ${plan.emptyDirs.map((d) => d.path).join(' ')}; do touch "$d/.write-probe" && echo "$d=writable"; done`,
+    `if touch /.write-probe 2>/dev/null; then echo root=writable; else echo root=read-only; fi; for d in ${plan.emptyDirs.map((d) => d.path).join(' ')}; do touch "$d/.write-probe" && echo "$d=writable"; done; ` +
+      'for t in npm npx yarn corepack; do command -v $t >/dev/null && echo "package-manager=$t"; done; true',
   ]);
+  const tools = [...fsCheck.output.matchAll(/package-manager=(\w+)/g)].map((m) => m[1]);
+  if (tools.length) problems.push(`package managers in a production image: ${tools.join(', ')}`);
   if (plan.readOnlyRoot && !fsCheck.output.includes('root=read-only')) problems.push('the root filesystem is writable although readOnlyRootFilesystem');
   for (const d of plan.emptyDirs) if (!fsCheck.output.includes(`${d.path}=writable`)) problems.push(`emptyDir ${d.path} is not writable: ${fsCheck.output}`);
 
@@ -74,6 +77,6 @@ export async function checkPod(pod: PodPlan, plan: ContainerPlan, container: Con
     pod: pod.name,
     summary:
       `${plan.probes.startup ?? '/health'} 200 ${(startupMs / 1000).toFixed(1)} s after start, ${plan.probes.readiness ?? '-'} 200 at ${(readyMs / 1000).toFixed(1)} s, ` +
-      `uid ${plan.user}, root ${plan.readOnlyRoot ? 'read-only' : 'writable'}, HEALTHCHECK ${healthcheck}, RSS ${(rssKb / 1024).toFixed(0)} MB`,
+      `uid ${plan.user}, root ${plan.readOnlyRoot ? 'read-only' : 'writable'}, no npm, HEALTHCHECK ${healthcheck}, RSS ${(rssKb / 1024).toFixed(0)} MB`,
   };
 }
