@@ -243,21 +243,25 @@ async function main(): Promise<void> {
     say('image           build   size     /app');
     for (const i of images) say(`${i.app.padEnd(14)} ${`${i.seconds.toFixed(0)} s`.padStart(6)} ${mb(i.bytes).padStart(7)} ${mb(i.appBytes).padStart(7)}`);
   } finally {
-    for (const r of running) {
-      for (const { container } of r.containers) {
-        try {
-          process.kill(container.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        await container.exited;
-        await container.remove();
-      }
-    }
-    await ingress?.close();
-    await network.close();
-    await issuer.close();
-    await pg.stop();
+    // Every step, even when an earlier one fails: nothing of the run may stay behind.
+    const steps: (() => Promise<unknown>)[] = [
+      ...running.flatMap((r) =>
+        r.containers.map(({ container }) => async () => {
+          try {
+            process.kill(container.pid, 'SIGKILL');
+          } catch {
+            // already ended
+          }
+          await container.exited;
+          await container.remove();
+        }),
+      ),
+      async () => ingress?.close(),
+      () => network.close(),
+      () => issuer.close(),
+      () => pg.stop(),
+    ];
+    for (const step of steps) await step().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
   }
 }
 
@@ -311,8 +315,11 @@ async function stopContainer(pod: PodPlan, c: ContainerPlan, container: Containe
   return line;
 }
 
-main().catch((error: unknown) => {
-  console.error(`\ntest:images FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  console.error(`logs: ${logDir}`);
-  process.exitCode = 1;
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`\ntest:images FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`logs: ${logDir}`);
+    process.exit(1);
+  },
+);
