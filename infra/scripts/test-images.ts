@@ -33,7 +33,7 @@ import { ensureNodeBase } from './images/base-image.js';
 import { startIngress, type Ingress } from './images/ingress.js';
 import { buildImages, imageTag, type BuiltImage } from './images/build-images.js';
 import { command } from './images/command.js';
-import { startContainer, type Container } from './images/container.js';
+import { removeLeftoverContainers, startContainer, type Container } from './images/container.js';
 import { checkPod, type PodReport } from './images/pod-checks.js';
 import { createPodNetwork, HOST_ADDRESS } from './images/pod-network.js';
 import { planManifests, type ContainerPlan, type PodPlan, type Secrets } from './images/pod-plan.js';
@@ -99,6 +99,7 @@ interface RunningPod {
 
 async function main(): Promise<void> {
   await preflight();
+  await removeLeftoverContainers();
   await rm(logDir, { recursive: true, force: true });
   await mkdir(logDir, { recursive: true });
   const started = performance.now();

@@ -40,6 +40,18 @@ export async function imageConfig(image: string): Promise<ImageConfig> {
   };
 }
 
+const NAME_PREFIX = 'svc-test-';
+
+/** Removes the working containers an interrupted run left behind (their names would clash). */
+export async function removeLeftoverContainers(): Promise<void> {
+  const listed = (await command('buildah', ['containers', '--format', '{{.ContainerName}} {{.ContainerID}}'])).stdout;
+  for (const [name, id] of listed.split('\n').map((l) => l.trim().split(/\s+/))) {
+    if (!name?.startsWith(NAME_PREFIX) || !id) continue;
+    await command('buildah', ['umount', id]).catch(() => undefined);
+    await command('buildah', ['rm', id]);
+  }
+}
+
 export interface Container {
   name: string;
   /** The pod's address on the pod network. */
@@ -116,7 +128,7 @@ export async function startContainer(options: StartOptions): Promise<Container> 
   const entry = plan.command ?? config.entrypoint;
   const argv = [...entry, ...(plan.args ?? (plan.command ? [] : config.cmd))];
   const env = { ...config.env, ...plan.env, ...options.extraEnv };
-  const cid = (await command('buildah', ['from', '--pull-never', '--name', `svc-test-${plan.name}-${options.ip}`, options.image])).stdout.trim();
+  const cid = (await command('buildah', ['from', '--pull-never', '--name', `${NAME_PREFIX}${plan.name}-${options.ip}`, options.image])).stdout.trim();
   const root = (await command('buildah', ['mount', cid])).stdout.trim();
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const inside = (args: string[]) => [
