@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 
 /**
  * The three kinds of token the service issues. Each has its own audience, so a token of
- * one kind is refused wherever another kind is required (ARCHITECTURE.md invariant 5).
+ * one kind is refused wherever another kind is required (docs/architecture.md, invariant 5).
  */
 export type TokenKind = 'user' | 'admin' | 'customer';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../src/index.js';
 import { startTestDatabase, type TestDatabase } from '../src/testing.js';
 
-// Security invariant 1: a triple / presignature / nonce is consumed exactly once, atomically
+// Security invariant 1 (docs/architecture.md): a triple / presignature / nonce is consumed exactly once, atomically
 // in the database. The repos do it with a conditional update and act only on count === 1.
 
 let t: TestDatabase;

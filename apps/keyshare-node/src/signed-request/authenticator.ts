@@ -16,7 +16,7 @@ export interface SignedRequest {
 }
 
 /**
- * Authenticates a /keyshare/v1 request (ARCHITECTURE invariant 6), cheapest checks first:
+ * Authenticates a /keyshare/v1 request (docs/architecture.md, invariant 6), cheapest checks first:
  * 1. the signature headers are well formed and the timestamp is within the window;
  * 2. the ID token verifies (provider, signature, expiry) -> the caller's identity;
  * 3. SHA-256(token) was committed here, and that commit names the session key;

@@ -71,7 +71,7 @@ export function dealEd25519(seed?: Uint8Array): DealtKey {
   };
 }
 
-/** secp256k1: the seed is the private key itself (ARCHITECTURE.md, Keygen). */
+/** secp256k1: the seed is the private key itself (docs/architecture.md, Keygen). */
 export function dealSecp256k1Key(seed?: Uint8Array): DealtKey {
   let secret = seed;
   if (!secret) {

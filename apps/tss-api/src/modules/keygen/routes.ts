@@ -16,7 +16,7 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
       path: '/tss/v1/keygen',
       summary: 'Create the wallet(s): store the server\u2019s key share and seed part, encrypted',
       description:
-        'The client deals the key (ARCHITECTURE.md, Keygen) and sends, per curve it creates, the server\u2019s share and seed part. ' +
+        'The client deals the key (docs/architecture.md, Keygen) and sends, per curve it creates, the server\u2019s share and seed part. ' +
         'ed25519: `key_package` is keygen_2 as the @svc/crypto wire object (identifier 2), `public_key_package` the wire public key ' +
         'package; the server checks keygen_2 against it before storing. secp256k1: the server\u2019s Feldman share f(2), the ' +
         'compressed public key and the two commitments; checked with the Feldman equation. `seed_part` is the server part of the ' +

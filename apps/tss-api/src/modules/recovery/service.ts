@@ -10,7 +10,7 @@ export interface SeedPartsResult {
 }
 
 /**
- * Recovery on a new device and key export (ARCHITECTURE.md): the client rebuilds each seed
+ * Recovery on a new device and key export (docs/architecture.md, Keygen, backup and recovery): the client rebuilds each seed
  * from this server part and t user-part shares from the key share nodes. Only the holder of
  * the ID token gets it; the user part needs the session key committed to the nodes, which
  * the server never has, so this part alone gives nobody the seed.
