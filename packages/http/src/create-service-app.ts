@@ -26,7 +26,7 @@ export interface ServiceAppOptions {
   corsOrigins?: string[];
   /** Mounted before the routes and before any body parsing (the gateway's proxy goes here). */
   beforeRoutes?: (app: Express) => void;
-  /** Replaces the documentation UI's document list (the gateway merges its upstreams'). */
+  /** Replaces the documentation UI's one document by a list to choose from (the gateway: every service's). */
   docsUrls?: { url: string; name: string }[];
 }
 
@@ -70,10 +70,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   // After the routes, so that a route under /docs (the gateway's specs) wins over the UI.
   app.get('/docs/openapi.json', (_req, res) => void res.json(openapi));
-  const ui = options.docsUrls
-    ? swaggerUi.setup(undefined, { explorer: true, swaggerOptions: { urls: options.docsUrls } })
-    : swaggerUi.setup(openapi, { customSiteTitle: `${options.name} API` });
-  app.use('/docs', swaggerUi.serveFiles(openapi), ui);
+  // serveFiles() writes swagger-ui-init.js, the script that tells the page what to load:
+  // it takes the same options as the page, or a document list would be dropped for this app's own.
+  const docs: swaggerUi.SwaggerUiOptions = options.docsUrls
+    ? { explorer: true, customSiteTitle: `${options.name} API`, swaggerOptions: { urls: options.docsUrls } }
+    : { customSiteTitle: `${options.name} API` };
+  const doc = options.docsUrls ? undefined : openapi;
+  app.use('/docs', swaggerUi.serveFiles(doc, docs), swaggerUi.setup(doc, docs));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
