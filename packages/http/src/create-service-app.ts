@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { requestId, requestLog } from './request-context.js';
-import type { JsonSchema, RouteDef } from './route.js';
+import type { Guard, JsonSchema, RouteDef } from './route.js';
 import { validatorFor } from './validation.js';
 
 export const JSON_BODY_LIMIT = '10mb';
@@ -88,6 +88,16 @@ function mountRoute(app: Express, route: RouteDef, json: RequestHandler): void {
     const data = await route.handler(req, res);
     if (!res.headersSent) res.status(route.status ?? 200).json(success(data));
   };
-  const middleware = route.guards?.map((g) => g.middleware) ?? [];
+  const middleware = tokenFirst(route.guards ?? []).map((g) => g.middleware);
   app[route.method](route.path, json, ...middleware, ...(route.before ?? []), validatorFor(route), handler);
+}
+
+/**
+ * Guards in the order they run: those reading a bearer token (an HTTP bearer security scheme)
+ * first, then the rest (the X-API-Key, limits), each group as listed. A missing or bad token
+ * is then always spec §4.1 rule 1 / §5 rule 4's 401 UNAUTHORIZED, whatever else is wrong.
+ */
+function tokenFirst(guards: readonly Guard[]): Guard[] {
+  const bearer = (g: Guard) => g.scheme.type === 'http' && g.scheme.scheme === 'bearer';
+  return [...guards.filter(bearer), ...guards.filter((g) => !bearer(g))];
 }

@@ -27,7 +27,7 @@ export interface RouteDef {
   summary: string;
   description?: string;
   tags?: string[];
-  /** All guards must pass (logical AND), in order, before validation runs. */
+  /** All guards must pass (logical AND) before validation runs: bearer-token guards first, then the others, each in order (see tokenFirst). */
   guards?: Guard[];
   body?: FieldRules;
   query?: FieldRules;
