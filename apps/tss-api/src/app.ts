@@ -79,7 +79,7 @@ export function createApp(deps: TssApiDeps): TssApi {
   const ecdsaDeps = { db, steps: stepSessionRepo(db), sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
   const routes = [
-    ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
+    ...userRoutes(usersService(users, keyshare, jwt), guards),
     ...(config.emailLogin.enabled
       ? emailLoginRoutes(
           emailLoginService(emailLoginRepo(db), deps.mailer, deps.emailIdTokens, {

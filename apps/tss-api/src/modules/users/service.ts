@@ -5,12 +5,7 @@ import type { KeyshareCheck, KeyshareService } from '../keyshare/service.js';
 import type { UsersRepo } from './repo.js';
 import { signInResult, type SignInResult } from './sign-in-result.js';
 
-export interface UsersServiceOptions {
-  /** Seconds after expiry during which signin_silently still refreshes a token. */
-  silentRefreshWindowSeconds: number;
-}
-
-export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt, options: UsersServiceOptions) {
+export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt) {
   return {
     async signin(identity: VerifiedIdentity): Promise<SignInResult> {
       const user = await repo.byIdentity(identity.authType, identity.subject);
