@@ -38,6 +38,8 @@ export interface RouteDef {
   contentType?: 'application/json' | 'multipart/form-data';
   /** Documentation of fields whose rules cannot say their type (e.g. uploaded files). */
   bodyDocs?: Record<string, JsonSchema>;
+  /** The whole documented request body, for a route whose body has several shapes its handler tells apart. */
+  bodySchema?: JsonSchema;
   /** Schema of the envelope's `data` on success. */
   response?: JsonSchema;
   /** Success status (default 200). */
