@@ -19,7 +19,7 @@ describe('POST /tss/v1/sign completes either family', () => {
   beforeAll(async () => {
     h = await startHarness({ TSS_SESSION_TTL_SECONDS: '120' });
     [alice, bob, carol] = await Promise.all([createWalletUser(h), createWalletUser(h), createEcdsaUser(h)]);
-    pool = await fillPool(via(h.baseUrl, carol), carol.key.keyShare, 3);
+    pool = await fillPool(via(h.baseUrl, carol), carol.key.keyShare, 5);
   }, 120_000);
   afterAll(() => h.stop());
 
@@ -101,5 +101,42 @@ describe('POST /tss/v1/sign completes either family', () => {
     const wrongKind = await post(h.baseUrl, SIGN, { session_id: triples.id, msg: Array.from(randomBytes(32)), msgs_1: { signature_share: '00'.repeat(32) } }, carol.headers);
     expect(wrongKind.status).toBe(404);
     expect(wrongKind.body.code).toBe('SESSION_NOT_FOUND');
+  });
+
+  it('step1 takes a client-chosen session_id (spec §2); reusing one is 409 and spends nothing; not a UUID is 400', async () => {
+    const [p1, p2] = [pool.shift()!, pool.shift()!];
+    const hash = sha256(randomBytes(8));
+    const chosen = randomUUID();
+    const step1 = await post<{ session_id: string; msgs_0: { presignature_id: string } }>(
+      h.baseUrl,
+      '/tss/v1/sign/step1',
+      { session_id: chosen, msg: Array.from(hash), msgs_1: { presignature_id: p1.id } },
+      carol.headers,
+    );
+    expect(step1.status).toBe(200);
+    expect(step1.body.data!.session_id).toBe(chosen);
+    expect(await h.t.db.tssSession.findUniqueOrThrow({ where: { id: chosen } })).toMatchObject({ kind: 'SIGN_ECDSA', userId: carol.userId });
+
+    // The same id again, with another presignature: refused, and that presignature stays in the pool.
+    const again = await post(h.baseUrl, '/tss/v1/sign/step1', { session_id: chosen, msg: Array.from(hash), msgs_1: { presignature_id: p2.id } }, carol.headers);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ success: false, code: 'SESSION_ALREADY_EXISTS', msg: 'Session already exists' });
+    expect((await h.t.db.presignaturePoolItem.findUniqueOrThrow({ where: { id: p2.id } })).status).toBe('UNUSED');
+    // Another user's session id is taken just the same.
+    const ed = await post<{ session_id: string }>(h.baseUrl, '/tss/v2/sign_ed25519/round1', { msg: 'aa' }, alice.headers);
+    const foreign = await post(h.baseUrl, '/tss/v1/sign/step1', { session_id: ed.body.data!.session_id, msg: Array.from(hash), msgs_1: { presignature_id: p2.id } }, carol.headers);
+    expect(foreign.status).toBe(409);
+    const bad = await post(h.baseUrl, '/tss/v1/sign/step1', { session_id: 'not-a-uuid', msg: Array.from(hash), msgs_1: { presignature_id: p2.id } }, carol.headers);
+    expect(bad.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'session_id must be a UUID' });
+
+    // The spec-shaped step 2 completes the client-named session.
+    const step2 = await post<{ sign_output: SignOutput }>(
+      h.baseUrl,
+      '/tss/v1/sign/step2',
+      { session_id: chosen, msg: Array.from(hash), msgs_1: { signature_share: signShareClient(p1.presignature, hash).signature_share } },
+      carol.headers,
+    );
+    expect(step2.status).toBe(200);
+    expect((await h.t.db.presignaturePoolItem.findUniqueOrThrow({ where: { id: p2.id } })).status).toBe('UNUSED');
   });
 });
