@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
 import { AppError } from '@svc/envelope';
-import { createServiceApp, defineRoute, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
+import { createServiceApp, defineRoute, listen, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
 
 /** A real winston logger writing into an array, so tests can read what was logged. */
 function captureLogger() {
@@ -249,5 +249,20 @@ describe('guard order', () => {
     });
     const op = (openapi.paths as Record<string, Record<string, { requestBody: { required: boolean; content: Record<string, { schema: unknown }> } }>>)['/y']!.post!;
     expect(op.requestBody).toEqual({ required: true, content: { 'application/json': { schema: bodySchema } } });
+  });
+});
+
+describe('listen', () => {
+  it('keeps idle connections open past the usual 60 s of proxies and says so in Keep-Alive (no reset under a reused request)', async () => {
+    const { app } = createServiceApp({ name: 'ka', logger: winston.createLogger({ silent: true }), routes: [] });
+    const running = await listen(app, 0, '127.0.0.1');
+    try {
+      expect(running.server.keepAliveTimeout).toBe(65_000);
+      expect(running.server.headersTimeout).toBeGreaterThan(running.server.keepAliveTimeout);
+      const res = await fetch(`http://127.0.0.1:${running.port}/health`);
+      expect(res.headers.get('keep-alive')).toBe('timeout=65');
+    } finally {
+      await running.close(0);
+    }
   });
 });
