@@ -12,8 +12,8 @@ import { extract } from 'tar-fs';
  * a brotli-packed headless-shell build for x86-64 Linux together with the few libraries it needs
  * besides glibc (NSS, NSPR, expat), so no system browser or apt package is involved. Only those
  * two packed files are used (not the package's launcher: it unpacks into fixed /tmp paths, not
- * atomically, and its flags are AWS Lambda's); they are unpacked once per version into the
- * temporary directory, and playwright-core drives the browser.
+ * atomically, and its flags are AWS Lambda's); they are unpacked once per version into
+ * node_modules/.cache, and playwright-core drives the browser.
  * CHROMIUM_PATH points the tests at another Chromium or Chrome instead (any other platform).
  */
 
@@ -78,7 +78,9 @@ async function chromiumExecutable(): Promise<Executable> {
 async function unpacked(): Promise<string> {
   const bin = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', 'bin');
   const { version } = JSON.parse(readFileSync(join(bin, '..', 'package.json'), 'utf8')) as { version: string };
-  const root = tmpdir();
+  // In this package's node_modules/.cache, not the shared /tmp where another local user could
+  // plant a binary under the expected name; removed with node_modules.
+  const root = join(import.meta.dirname, '..', '..', 'node_modules', '.cache');
   const target = join(root, `svc-chromium-${version}`);
   if (existsSync(join(target, 'chromium'))) return target;
 
