@@ -71,7 +71,13 @@ export function createApp(deps: TssApiDeps): TssApi {
       ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
       : {}),
   });
-  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds, logger });
+  const guards = createGuards({
+    apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }),
+    jwt,
+    verifier,
+    silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds,
+    logger,
+  });
 
   const users = usersRepo(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
