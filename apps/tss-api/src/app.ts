@@ -31,6 +31,7 @@ import { keyshareService } from './modules/keyshare/service.js';
 import { recoveryRepo } from './modules/recovery/repo.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { recoveryService } from './modules/recovery/service.js';
+import { claimSessionState } from './modules/sessions/claim.js';
 import { sessionsRepo } from './modules/sessions/repo.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { sessionsService } from './modules/sessions/service.js';
@@ -76,7 +77,8 @@ export function createApp(deps: TssApiDeps): TssApi {
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
   const sessionRows = sessionsRepo(db);
   const sessions = sessionsService(sessionRows);
-  const ecdsaDeps = { db, steps: stepSessionRepo(db), sessions, sessionsRepo: sessionRows, cipher };
+  const claim = claimSessionState(db);
+  const ecdsaDeps = { db, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
   const routes = [
     ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
@@ -95,7 +97,7 @@ export function createApp(deps: TssApiDeps): TssApi {
     ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
-    ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
+    ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), claim, sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
     ...ecdsaTriplesRoutes(
       ecdsaTriplesService({
         ...ecdsaDeps,

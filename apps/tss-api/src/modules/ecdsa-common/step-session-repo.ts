@@ -11,19 +11,12 @@ export interface StepSessionState {
   count?: number;
 }
 
-export interface LiveStepSession {
-  id: string;
-  walletId: string;
-  stateVersion: number;
-  state: StepSessionState;
-}
-
 export type Tx = Prisma.TransactionClient;
 
 /**
- * Sessions of the multi-step offline protocols (triples, presign). Every step is a
- * compare-and-swap on state_version: two replicas serving the same step both compute, only one
- * update matches, and only that one's answer leaves (the other answers 409).
+ * Sessions of the multi-step offline protocols (triples, presign). A step claims the sealed
+ * state first (sessions/claim.ts, via ecdsa-common/claim-step.ts) and writes the next one back
+ * here with a compare-and-swap on the state_version its claim returned.
  */
 export function stepSessionRepo(db: PrismaClient) {
   return {
@@ -53,16 +46,6 @@ export function stepSessionRepo(db: PrismaClient) {
           stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } },
         },
       });
-    },
-
-    /** The user's live session of this kind, or null (then SessionsService explains why). */
-    async live(id: string, userId: string, kind: TssSessionKind): Promise<LiveStepSession | null> {
-      const row = await db.tssSession.findFirst({
-        where: { id, userId, kind, status: 'ACTIVE', expiresAt: { gt: new Date() } },
-        select: { id: true, walletId: true, stateVersion: true, state: true },
-      });
-      if (!row || !row.walletId) return null;
-      return { id: row.id, walletId: row.walletId, stateVersion: row.stateVersion, state: row.state as unknown as StepSessionState };
     },
 
     /**

@@ -13,7 +13,8 @@ import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
 import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { claimStep } from '../ecdsa-common/claim-step.js';
+import type { ClaimSessionState } from '../sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
@@ -51,6 +52,7 @@ export function ecdsaPresignService(deps: {
   db: PrismaClient;
   repo: EcdsaPresignRepo;
   steps: StepSessionRepo;
+  claim: ClaimSessionState;
   sessions: SessionsService;
   sessionsRepo: SessionsRepo;
   cipher: ShareCipher;
@@ -127,10 +129,10 @@ export function ecdsaPresignService(deps: {
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<PresignStepResponse> {
-    const { live, state } = await resumeStep<PresignState>(deps, 'PRESIGN', 'presign', caller.userId, sessionId, msg);
+    const live = await claimStep<PresignState>(deps, 'PRESIGN', 'presign', caller.userId, sessionId, msg);
     let result;
     try {
-      result = presignServerStep(state, msg);
+      result = presignServerStep(live.state, msg);
     } catch (error) {
       return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, 'presign/2', error);
     }

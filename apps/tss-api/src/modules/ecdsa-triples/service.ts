@@ -7,7 +7,8 @@ import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
 import { sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { claimStep } from '../ecdsa-common/claim-step.js';
+import type { ClaimSessionState } from '../sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
@@ -36,15 +37,18 @@ const STAGES = ['', 'triples/1', 'triples/2', 'triples/3'];
 const poolFull = (max: number) => new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${max} unused triples per wallet)`);
 
 /**
- * Batched triple generation, server side (P1): three client messages, three answers. Each
- * step's new protocol state is sealed into the session with a compare-and-swap before the answer
- * leaves; the last step writes the server's triples to triple_pool (sealed) in the same
- * transaction that completes the session.
+ * Batched triple generation, server side (P1): three client messages, three answers. Each later
+ * step first claims the sealed protocol state (taken out of the row in one statement, so no
+ * other request on any replica can evaluate it: the KOS check at triples/2 depends on the
+ * server's secret Δ), then computes, then writes the next state back with a compare-and-swap
+ * before the answer leaves; the last step writes the server's triples to triple_pool (sealed)
+ * in the same transaction that completes the session.
  */
 export function ecdsaTriplesService(deps: {
   db: PrismaClient;
   repo: EcdsaTriplesRepo;
   steps: StepSessionRepo;
+  claim: ClaimSessionState;
   sessions: SessionsService;
   sessionsRepo: SessionsRepo;
   cipher: ShareCipher;
@@ -92,11 +96,11 @@ export function ecdsaTriplesService(deps: {
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<StepResponse> {
-    const { live, state } = await resumeStep<TripleGenState>(deps, 'TRIPLES', 'triples', caller.userId, sessionId, msg);
-    const stepNo = live.state.next_step;
+    const live = await claimStep<TripleGenState>(deps, 'TRIPLES', 'triples', caller.userId, sessionId, msg);
+    const stepNo = live.stepNo;
     let result;
     try {
-      result = tripleGenServerStep(state, msg);
+      result = tripleGenServerStep(live.state, msg);
     } catch (error) {
       return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, STAGES[stepNo] ?? 'triples step', error);
     }
