@@ -1,3 +1,4 @@
+import { tokenRevocation } from '@svc/accounts';
 import { ServiceJwt, createIdTokenVerifier, type IdTokenVerifier } from '@svc/auth';
 import { pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
@@ -5,6 +6,7 @@ import type { Mailer } from '@svc/mailer';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { TssApiConfig } from './env.js';
 import { createGuards } from './guards.js';
+import { protocolRateLimits } from './rate-limits.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
 import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
@@ -71,7 +73,8 @@ export function createApp(deps: TssApiDeps): TssApi {
       ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
       : {}),
   });
-  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, logger });
+  const revocation = tokenRevocation(db);
+  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, revoked: revocation, limits: protocolRateLimits(db, config.rateLimits), logger });
 
   const users = usersRepo(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
@@ -81,7 +84,7 @@ export function createApp(deps: TssApiDeps): TssApi {
   const ecdsaDeps = { db, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
   const routes = [
-    ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
+    ...userRoutes(usersService(users, keyshare, jwt, revocation, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
     ...(config.emailLogin.enabled
       ? emailLoginRoutes(
           emailLoginService(emailLoginRepo(db), deps.mailer, deps.emailIdTokens, {
@@ -90,7 +93,7 @@ export function createApp(deps: TssApiDeps): TssApi {
             serverSecret: config.jwt.secret,
           }),
           deps.emailIdTokens,
-          { rateLimit: config.emailLogin.rateLimit },
+          { rateLimit: config.emailLogin.rateLimit, db },
         )
       : []),
     ...keyshareRoutes(keyshare, users, guards),
@@ -102,12 +105,12 @@ export function createApp(deps: TssApiDeps): TssApi {
       ecdsaTriplesService({
         ...ecdsaDeps,
         repo: ecdsaTriplesRepo(db),
-        config: { batchMax: config.ecdsa.tripleBatchMax, poolMax: config.ecdsa.triplePoolMax, sessionTtlSeconds: ttl },
+        config: { batchMax: config.ecdsa.tripleBatchMax, poolMax: config.ecdsa.triplePoolMax, sessionTtlSeconds: ttl, openSessionsMax: config.tssOpenSessionsMax },
       }),
       guards,
     ),
     ...ecdsaPresignRoutes(
-      ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl } }),
+      ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl, openSessionsMax: config.tssOpenSessionsMax } }),
       guards,
     ),
     ...ecdsaPoolRoutes(db, ecdsaPoolRepo(db), guards),

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient, TssSessionKind } from '@svc/db';
+import { AppError } from '@svc/envelope';
 
 /** What a triples or presign session keeps in TssSession.state between steps. */
 export interface StepSessionState {
@@ -20,17 +21,31 @@ export type Tx = Prisma.TransactionClient;
  */
 export function stepSessionRepo(db: PrismaClient) {
   return {
+    /**
+     * Opens a run inside the caller's transaction, within the wallet's cap of ACTIVE runs
+     * (TSS_OPEN_SESSIONS_MAX): the wallet row lock makes count-then-insert exact across
+     * replicas. Past the cap: 429 TOO_MANY_OPEN_SESSIONS, nothing stored. Without `stage` the
+     * run is only reserved (the first step records its stage when it writes its state).
+     */
     async create(s: {
       id: string;
       userId: string;
       walletId: string;
       kind: TssSessionKind;
       state: StepSessionState;
-      stage: string;
+      stage?: string;
       expiresAt: Date;
       customerId: string | null;
       apiKeyId: string | null;
-    }, tx: Tx | PrismaClient = db): Promise<void> {
+      openMax: number;
+    }, tx: Tx): Promise<void> {
+      await tx.$queryRaw`SELECT id FROM wallets WHERE id = ${s.walletId}::uuid FOR UPDATE`;
+      const open = await tx.tssSession.count({
+        where: { walletId: s.walletId, kind: { in: ['TRIPLES', 'PRESIGN'] }, status: 'ACTIVE', expiresAt: { gt: new Date() } },
+      });
+      if (open >= s.openMax) {
+        throw new AppError('TOO_MANY_OPEN_SESSIONS', `Too many open triples/presign runs for this wallet (at most ${s.openMax}); finish or abort one first`);
+      }
       await tx.tssSession.create({
         data: {
           id: s.id,
@@ -43,7 +58,7 @@ export function stepSessionRepo(db: PrismaClient) {
           expiresAt: s.expiresAt,
           customerId: s.customerId,
           apiKeyId: s.apiKeyId,
-          stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } },
+          ...(s.stage ? { stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } } } : {}),
         },
       });
     },

@@ -28,6 +28,8 @@ export interface PresignConfig {
   /** Unused presignatures a wallet may hold (ECDSA_PRESIGNATURE_POOL_MAX). */
   poolMax: number;
   sessionTtlSeconds: number;
+  /** ACTIVE triples/presign runs a wallet may have open (TSS_OPEN_SESSIONS_MAX). */
+  openSessionsMax: number;
 }
 
 export interface PresignStepResponse {
@@ -89,6 +91,7 @@ export function ecdsaPresignService(deps: {
             expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
             customerId: caller.customerId,
             apiKeyId: caller.apiKeyId,
+            openMax: config.openSessionsMax,
           },
           tx,
         );

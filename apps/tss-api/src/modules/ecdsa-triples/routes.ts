@@ -17,7 +17,7 @@ export function ecdsaTriplesRoutes(service: EcdsaTriplesService, guards: TssGuar
         'most ECDSA_TRIPLE_POOL_MAX unused ones (409 PRESIGNATURE_POOL_FULL). A message failing a check: 400 INVALID_PROTOCOL_MESSAGE and the ' +
         'session is aborted. A step answered already (replay, concurrent duplicate on any replica): 409 SESSION_STATE_CONSUMED. Bearer service JWT and X-API-Key.',
       tags: ['signing'],
-      guards: [guards.apiKey, guards.userJwt],
+      guards: [guards.apiKey, guards.userJwt, guards.triplesRateLimit],
       body: stepBody,
       errors: STEP_ERRORS,
       response: stepResponseSchema(),

@@ -22,6 +22,8 @@ export interface TriplesConfig {
   /** Unused triples a wallet may hold (ECDSA_TRIPLE_POOL_MAX). */
   poolMax: number;
   sessionTtlSeconds: number;
+  /** ACTIVE triples/presign runs a wallet may have open (TSS_OPEN_SESSIONS_MAX). */
+  openSessionsMax: number;
 }
 
 export interface StepResponse {
@@ -72,26 +74,37 @@ export function ecdsaTriplesService(deps: {
     if (plausible && (await repo.unusedCount(w.id)) + (requested as number) > config.poolMax) {
       throw poolFull(config.poolMax);
     }
+    // Reserved within the wallet's cap of open runs before the 0.4-0.6 s of work below.
+    const sessionId = randomUUID();
+    await steps.transaction((tx) =>
+      steps.create(
+        {
+          id: sessionId,
+          userId: caller.userId,
+          walletId: w.id,
+          kind: 'TRIPLES',
+          state: { v: 1, next_step: 1 },
+          expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
+          customerId: caller.customerId,
+          apiKeyId: caller.apiKeyId,
+          openMax: config.openSessionsMax,
+        },
+        tx,
+      ),
+    );
     const state = tripleGenServerStart({ maxCount: config.batchMax });
     let result;
     try {
       result = tripleGenServerStep(state, msg);
     } catch (error) {
-      return abortOnProtocolError(deps.sessionsRepo, null, caller.userId, 'triples/1', error);
+      return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, 'triples/1', error);
     }
-    if (result.done) throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
-    const sessionId = randomUUID();
-    await steps.create({
-      id: sessionId,
-      userId: caller.userId,
-      walletId: w.id,
-      kind: 'TRIPLES',
-      state: { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) },
-      stage: STAGES[1]!,
-      expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
-      customerId: caller.customerId,
-      apiKeyId: caller.apiKeyId,
-    });
+    if (result.done) {
+      await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'aborted:UNEXPECTED_END');
+      throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
+    }
+    const next: StepSessionState = { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) };
+    if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: 1, state: next, stage: STAGES[1]! }))) stepConflict();
     return { session_id: sessionId, msg: result.outgoing, done: false };
   }
 

@@ -23,7 +23,7 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
         'seed\u2019s 2-of-2 split (hex). Header: Bearer ID token and X-API-Key. Creates the user on first keygen and answers the ' +
         'sign-in result. A second keygen for the same user and curve: 409 WALLET_ALREADY_EXISTS.',
       tags: ['keygen'],
-      guards: [guards.apiKey, guards.idToken],
+      guards: [guards.apiKey, guards.idToken, guards.keygenRateLimit],
       body: {
         ed25519: object('ed25519'),
         'ed25519.key_package': object('ed25519.key_package'),

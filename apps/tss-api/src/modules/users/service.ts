@@ -1,4 +1,5 @@
-import type { ServiceJwt, VerifiedIdentity } from '@svc/auth';
+import type { TokenRevocation } from '@svc/accounts';
+import type { ServiceClaims, ServiceJwt, VerifiedIdentity } from '@svc/auth';
 import type { AuthType } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { KeyshareCheck, KeyshareService } from '../keyshare/service.js';
@@ -10,7 +11,7 @@ export interface UsersServiceOptions {
   silentRefreshWindowSeconds: number;
 }
 
-export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt, options: UsersServiceOptions) {
+export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt, revocation: TokenRevocation, options: UsersServiceOptions) {
   return {
     async signin(identity: VerifiedIdentity): Promise<SignInResult> {
       const user = await repo.byIdentity(identity.authType, identity.subject);
@@ -21,7 +22,9 @@ export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: Se
 
     /**
      * A valid token gets a fresh one; an expired one only within the refresh window, and
-     * only while its user and a wallet still exist.
+     * only while its user and a wallet still exist. The old token is revoked before the new
+     * one is issued, once: of concurrent refreshes with one token (on any replica) only one
+     * gets a new token, and a signed-out token gets none.
      */
     async signinSilently(token: string | undefined): Promise<SignInResult> {
       if (!token) throw new AppError('UNAUTHORIZED', 'Unauthorized');
@@ -33,7 +36,14 @@ export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: Se
       const user = await repo.byId(result.claims.sub);
       if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
       if (user.wallets.length === 0) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+      if (!(await revocation.revokeOnce(result.claims, options.silentRefreshWindowSeconds))) throw new AppError('UNAUTHORIZED', 'Unauthorized');
       return signInResult(jwt, user);
+    },
+
+    /** Revokes the caller's token on every replica (it stays revoked until it could no longer be refreshed anyway). */
+    async signout(claims: ServiceClaims): Promise<{ message: string }> {
+      await revocation.revoke(claims, options.silentRefreshWindowSeconds);
+      return { message: 'Signed out' };
     },
 
     async check(email: string, authType?: AuthType): Promise<{ exists: boolean } & KeyshareCheck> {
