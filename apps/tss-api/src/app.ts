@@ -24,6 +24,7 @@ import { ecdsaTriplesService } from './modules/ecdsa-triples/service.js';
 import { emailLoginRepo } from './modules/email-login/repo.js';
 import { emailLoginRoutes } from './modules/email-login/routes.js';
 import { emailLoginService } from './modules/email-login/service.js';
+import { idTokenWitness } from './modules/id-token-replay/witness.js';
 import { keygenRepo } from './modules/keygen/repo.js';
 import { keygenRoutes } from './modules/keygen/routes.js';
 import { keygenService } from './modules/keygen/service.js';
@@ -77,6 +78,7 @@ export function createApp(deps: TssApiDeps): TssApi {
   const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, revoked: revocation, limits: protocolRateLimits(db, config.rateLimits), logger });
 
   const users = usersRepo(db);
+  const idTokens = idTokenWitness(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
   const sessionRows = sessionsRepo(db);
   const sessions = sessionsService(sessionRows);
@@ -96,8 +98,8 @@ export function createApp(deps: TssApiDeps): TssApi {
           { rateLimit: config.emailLogin.rateLimit, db },
         )
       : []),
-    ...keyshareRoutes(keyshare, users, guards),
-    ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
+    ...keyshareRoutes(keyshare, users, idTokens, guards),
+    ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt, idTokens }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
     ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), claim, sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
