@@ -36,6 +36,10 @@ const { startHarness } = await import('./support/harness.js');
 const { generateTriples, fillPool, poster } = await import('./support/ecdsa-client.js');
 const { createEcdsaUser, via } = await import('./support/ecdsa-user.js');
 const { post } = await import('./support/wallet-client.js');
+const { claimSessionState } = await import('../src/modules/sessions/claim.js');
+const { sessionsRepo } = await import('../src/modules/sessions/repo.js');
+const { startExpirySweeper } = await import('../src/modules/sessions/expiry-sweeper.js');
+const { createLogger } = await import('@svc/http');
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 type EcdsaUser = Awaited<ReturnType<typeof createEcdsaUser>>;
 type Envelope = Awaited<ReturnType<typeof post>>;
@@ -189,5 +193,29 @@ describe('claim, then compute: concurrent variants of one step across two replic
       expect(answered[0]!.body.code).toBe('INVALID_PROTOCOL_MESSAGE');
       await expectAbortedAndErased(sessionId);
     }
+  });
+
+  it('a replica that dies holding a claim: the run is unusable at once (nothing left to claim), and the sweeper aborts it', async () => {
+    const { sessionId, msg } = await triplesAtStep2();
+    // What the dying replica did before it crashed: the claim, and nothing after it.
+    const claimed = await claimSessionState(h.t.db)({ sessionId, userId: u.userId, kind: 'TRIPLES', secret: 'protocol', stepAtMost: 2 });
+    expect(claimed?.state).toHaveProperty('protocol');
+    evaluations.clear();
+    const retry = await post(second.baseUrl, '/tss/v1/triples', { session_id: sessionId, msg }, u.headers);
+    expect(retry.body.code).toBe('SESSION_STATE_CONSUMED');
+    expect(evaluations.get('triples/2') ?? 0).toBe(0);
+    const row = await h.t.db.tssSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(row.state).not.toHaveProperty('protocol');
+
+    const sweeper = startExpirySweeper(sessionsRepo(h.t.db), createLogger('test', 'silent'), { intervalMs: 3_600_000, claimTimeoutSeconds: 0 });
+    try {
+      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
+    } finally {
+      sweeper.stop();
+    }
+    const after = await h.t.db.tssSession.findUniqueOrThrow({ where: { id: sessionId }, include: { stages: true } });
+    expect(after.status).toBe('ABORTED');
+    expect(after.state).toEqual({});
+    expect(after.stages.map((x) => x.name)).toContain('aborted:claim_abandoned');
   });
 });

@@ -57,6 +57,34 @@ export function sessionsRepo(db: PrismaClient) {
         SELECT count(*)::int AS n FROM ended`;
       return rows[0]?.n ?? 0;
     },
+
+    /**
+     * Ends as ABORTED up to `limit` ACTIVE sessions whose state was claimed (sessions/claim.ts)
+     * more than `olderThanSeconds` ago and never written back: the request holding the claim
+     * died. Their secret is already gone from the row; this frees the wallet's open-run place
+     * and records why, instead of waiting for the TTL.
+     */
+    async abortAbandonedClaims(olderThanSeconds: number, limit: number): Promise<number> {
+      const rows = await db.$queryRaw<{ n: number }[]>`
+        WITH stale AS (
+          SELECT id FROM tss_sessions
+          WHERE status = 'ACTIVE' AND state ? 'claimed_at'
+            AND (state->>'claimed_at')::timestamptz < now() - ${olderThanSeconds}::float8 * interval '1 second'
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ), ended AS (
+          UPDATE tss_sessions t
+          SET status = 'ABORTED', state = '{}'::jsonb, state_version = t.state_version + 1, completed_at = now(), updated_at = now()
+          FROM stale WHERE t.id = stale.id
+          RETURNING t.id
+        ), staged AS (
+          INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
+          SELECT gen_random_uuid(), id, 'aborted:claim_abandoned', 'COMPLETED', now(), now() FROM ended
+          ON CONFLICT (session_id, name) DO NOTHING
+        )
+        SELECT count(*)::int AS n FROM ended`;
+      return rows[0]?.n ?? 0;
+    },
   };
 }
 
