@@ -8,7 +8,8 @@ import { generateShareKey } from '@svc/share-cipher';
 export interface LocalStack {
   url: string;
   apiKey: string;
-  idToken: string;
+  /** One ID token per keygen (Ed25519, then secp256k1) of the same person: an ID token creates wallets once. */
+  idTokens: [string, string];
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,8 @@ export async function startLocalStack(): Promise<LocalStack> {
       GOOGLE_ISSUER: issuer.issuer,
       GOOGLE_JWKS_URI: issuer.jwksUri,
       EMAIL_LOGIN_ENABLED: 'false',
+      // One user fills a pool of 100 presignatures before every phase: a throughput bench, not a limit test.
+      TRIPLES_RATE_LIMIT_PER_MINUTE: '100000',
     },
     tssPort,
   );
@@ -62,7 +65,10 @@ export async function startLocalStack(): Promise<LocalStack> {
   return {
     url: `http://127.0.0.1:${gatewayPort}`,
     apiKey: issued.key,
-    idToken: await issuer.issue({ sub: `bench-${Date.now()}`, email: 'bench@example.com' }, { expiresIn: 3600 }),
+    idTokens: await (async (sub: string) => {
+      const issue = () => issuer.issue({ sub, email: 'bench@example.com' }, { expiresIn: 3600 });
+      return [await issue(), await issue()] as [string, string];
+    })(`bench-${Date.now()}`),
     async stop() {
       for (const child of [gateway, tss]) {
         child.kill('SIGTERM');
