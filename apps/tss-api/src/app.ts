@@ -75,7 +75,14 @@ export function createApp(deps: TssApiDeps): TssApi {
       : {}),
   });
   const revocation = tokenRevocation(db);
-  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, revoked: revocation, limits: protocolRateLimits(db, config.rateLimits), logger });
+  const guards = createGuards({
+    apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }),
+    jwt,
+    verifier,
+    revoked: revocation,
+    limits: protocolRateLimits(db, config.rateLimits),
+    logger,
+  });
 
   const users = usersRepo(db);
   const idTokens = idTokenWitness(db);

@@ -5,7 +5,7 @@ import { AppError } from '@svc/envelope';
 import { createServiceApp, defineRoute, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
 
 /** A real winston logger writing into an array, so tests can read what was logged. */
-function captureLogger() {
+function captureLogger(level = 'info') {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -13,12 +13,12 @@ function captureLogger() {
       done();
     },
   });
-  const logger = winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
+  const logger = winston.createLogger({ level, format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
   return { logger, lines };
 }
 
-function build(ready?: () => Promise<void>) {
-  const { logger, lines } = captureLogger();
+function build(ready?: () => Promise<void>, level?: string) {
+  const { logger, lines } = captureLogger(level);
   const routes = [
     defineRoute({
       method: 'post',
@@ -137,6 +137,12 @@ describe('createServiceApp', () => {
     const line = lines.find((l) => l.message === 'request');
     expect(line).toMatchObject({ method: 'POST', path: '/v1/echo', route: '/v1/echo', status: 200 });
     expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it('writes no request line when the level is above info', async () => {
+    const { app, lines } = build(undefined, 'warn');
+    await request(app).post('/v1/echo').send({ email: 'a@example.com' });
+    expect(lines.filter((l) => l.message === 'request')).toEqual([]);
   });
 
   it('serves /health, /ready and /metrics', async () => {
