@@ -9,6 +9,7 @@ import {
   newPasswordRules,
 } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
+import { rateLimitStore } from '@svc/db';
 import { defineRoute, rateLimitGuard, type RouteDef } from '@svc/http';
 import type { ParamSchema } from 'express-validator';
 import { API_PREFIX, type DashboardContext } from '../../context.js';
@@ -44,7 +45,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Dashboard sign-in: email and password for a customer JWT',
       description: 'Public. 403 EMAIL_NOT_VERIFIED until the signup code was used. 10 attempts per 15 minutes per IP and email.',
       tags,
-      guards: [loginRateLimit('dashboardSigninRateLimit')],
+      guards: [loginRateLimit(ctx.db, 'dashboardSigninRateLimit')],
       body: { email: emailRules(), password: loginPasswordRules() },
       errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
       response: sessionSchema,
@@ -58,7 +59,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
         'Public. Password: 10 to 128 characters. The code expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5); ' +
         'use it with verify_email before signing in. 10 signups per hour per IP.',
       tags,
-      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10 })],
+      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10, store: rateLimitStore(ctx.db, 'signupRateLimit') })],
       body: {
         email: emailRules(),
         password: newPasswordRules(),
@@ -83,7 +84,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Verifies the email of a new account with the mailed code (once)',
       description: 'Each code allows 5 attempts; a new code (resend_verification) supersedes older ones.',
       tags,
-      guards: [codeRateLimit('verifyEmailRateLimit')],
+      guards: [codeRateLimit(ctx.db, 'verifyEmailRateLimit')],
       body: { email: emailRules(), code: codeRule },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {
@@ -99,7 +100,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a new signup code to an unverified account',
       description: 'Answers the same whether or not such an account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit('resendVerificationRateLimit')],
+      guards: [mailRateLimit(ctx.db, 'resendVerificationRateLimit')],
       body: { email: emailRules() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
@@ -111,7 +112,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a password reset code',
       description: 'Answers the same whether or not the account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit('passwordResetMailRateLimit')],
+      guards: [mailRateLimit(ctx.db, 'passwordResetMailRateLimit')],
       body: { email: emailRules() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
@@ -122,7 +123,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       path: `${BASE}/reset_password`,
       summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
       tags,
-      guards: [codeRateLimit('resetPasswordRateLimit')],
+      guards: [codeRateLimit(ctx.db, 'resetPasswordRateLimit')],
       body: { email: emailRules(), code: codeRule, new_password: newPasswordRules('new_password') },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: messageSchema,
