@@ -1,26 +1,32 @@
 import type { RequestHandler } from 'express';
-import { checkExact, checkSchema, validationResult, type Location } from 'express-validator';
+import { buildCheckFunction, checkExact, validationResult, type Location } from 'express-validator';
 import { AppError } from '@svc/envelope';
-import type { FieldRules, RouteDef } from './route.js';
+import type { Fields } from './fields.js';
+import type { RouteDef } from './route.js';
 
 const DEFAULT_MESSAGE = 'Invalid value';
 
 /**
- * Builds the validator of a route from the same rules its OpenAPI document is generated
+ * Builds the validator of a route from the same fields its OpenAPI document is generated
  * from. The first failure becomes a 400 INVALID_REQUEST whose msg names the field.
  */
 export function validatorFor(route: RouteDef): RequestHandler {
-  const buckets: [Location, FieldRules | undefined][] = [
+  const buckets: [Location, Fields | undefined][] = [
     ['params', route.params],
     ['query', route.query],
     ['body', route.body],
   ];
-  const chains = buckets.flatMap(([location, rules]) => (rules ? checkSchema(rules, [location]) : []));
+  const chains = buckets.flatMap(([location, fields]) => {
+    const check = buildCheckFunction([location]);
+    return Object.entries(fields ?? {}).map(([path, f]) => f.build(check(path), location));
+  });
   const exact = route.exactBody !== false && route.body ? [checkExact(chains, { locations: ['body'] })] : [];
   const wantsBody = route.body !== undefined && route.contentType !== 'multipart/form-data';
 
   return async (req, _res, next) => {
     if (wantsBody) {
+      // A body the JSON parser skipped (text/plain, a form...) is not an empty body.
+      if (req.is('application/json') === false) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       if (req.body === undefined) req.body = {};
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         throw new AppError('INVALID_REQUEST', 'Request body must be a JSON object');

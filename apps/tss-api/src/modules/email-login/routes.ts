@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { defineRoute, rateLimitGuard, type RouteDef } from '@svc/http';
+import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
 import { normalizeEmail, type EmailLoginService } from './service.js';
 
@@ -7,12 +7,7 @@ export interface EmailLoginRouteOptions {
   rateLimit: { windowMs: number; perEmail: number; perIp: number };
 }
 
-const emailRule = {
-  exists: { errorMessage: 'email is required', bail: true },
-  isString: { errorMessage: 'email must be a string', bail: true },
-  isEmail: { errorMessage: 'email is invalid' },
-  isLength: { options: { max: 254 }, errorMessage: 'email is too long' },
-};
+const emailRule = field.email({ max: 254 });
 
 const emailKey = (req: Request) => {
   const email: unknown = (req.body as Record<string, unknown> | undefined)?.email;
@@ -60,7 +55,7 @@ export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdToke
       guards: [perIpLimit, verifyPerEmail],
       body: {
         email: emailRule,
-        code: { exists: { errorMessage: 'code is required', bail: true }, isString: { errorMessage: 'code must be a string', bail: true }, matches: { options: /^[0-9]{6}$/, errorMessage: 'code must be 6 digits' } },
+        code: field.string({ pattern: /^[0-9]{6}$/, message: 'code must be 6 digits' }),
       },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {
