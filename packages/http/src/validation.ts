@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { buildCheckFunction, checkExact, validationResult, type Location } from 'express-validator';
 import { AppError } from '@svc/envelope';
 import type { Fields } from './fields.js';
@@ -26,7 +26,7 @@ export function validatorFor(route: RouteDef): RequestHandler {
   return async (req, _res, next) => {
     if (wantsBody) {
       // A body the JSON parser skipped (text/plain, a form...) is not an empty body.
-      if (req.is('application/json') === false) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+      if (hasContent(req) && !req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       if (req.body === undefined) req.body = {};
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         throw new AppError('INVALID_REQUEST', 'Request body must be a JSON object');
@@ -37,6 +37,11 @@ export function validatorFor(route: RouteDef): RequestHandler {
     if (first) throw new AppError('INVALID_REQUEST', messageOf(first));
     next();
   };
+}
+
+/** A request that carries body bytes (type-is counts `Content-Length: 0` as a body). */
+function hasContent(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 type FirstError = ReturnType<ReturnType<typeof validationResult>['array']>[number];
