@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientError } from './client-error.js';
 import type { Logger } from './logger.js';
 
 export interface RunningServer {
@@ -14,6 +15,7 @@ export const DEFAULT_GRACE_MS = 10_000;
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.on('clientError', answerClientError);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();

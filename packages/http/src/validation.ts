@@ -1,8 +1,9 @@
 import type { Request, RequestHandler } from 'express';
-import { buildCheckFunction, checkExact, validationResult, type Location } from 'express-validator';
+import { buildCheckFunction, validationResult, type Location } from 'express-validator';
 import { AppError } from '@svc/envelope';
 import type { Fields } from './fields.js';
 import type { RouteDef } from './route.js';
+import { fieldTree, unknownFields } from './unknown-fields.js';
 
 const DEFAULT_MESSAGE = 'Invalid value';
 
@@ -20,7 +21,7 @@ export function validatorFor(route: RouteDef): RequestHandler {
     const check = buildCheckFunction([location]);
     return Object.entries(fields ?? {}).map(([path, f]) => f.build(check(path), location));
   });
-  const exact = route.exactBody !== false && route.body ? [checkExact(chains, { locations: ['body'] })] : [];
+  const exact = route.exactBody !== false && route.body ? fieldTree(Object.keys(route.body)) : undefined;
   const wantsBody = route.body !== undefined && route.contentType !== 'multipart/form-data';
 
   return async (req, _res, next) => {
@@ -32,9 +33,11 @@ export function validatorFor(route: RouteDef): RequestHandler {
         throw new AppError('INVALID_REQUEST', 'Request body must be a JSON object');
       }
     }
-    for (const chain of [...chains, ...exact]) await chain.run(req);
+    for (const chain of chains) await chain.run(req);
     const [first] = validationResult(req).array({ onlyFirstError: true });
     if (first) throw new AppError('INVALID_REQUEST', messageOf(first));
+    const unknown = exact ? unknownFields(req.body, exact) : [];
+    if (unknown.length) throw new AppError('INVALID_REQUEST', `Unknown field: ${unknown.join(', ')}`);
     next();
   };
 }
@@ -47,9 +50,6 @@ function hasContent(req: Request): boolean {
 type FirstError = ReturnType<ReturnType<typeof validationResult>['array']>[number];
 
 function messageOf(error: FirstError): string {
-  if (error.type === 'unknown_fields') {
-    return `Unknown field: ${error.fields.map((f) => f.path).join(', ')}`;
-  }
   if (error.type === 'field') {
     return typeof error.msg === 'string' && error.msg !== DEFAULT_MESSAGE ? error.msg : `${error.path} is invalid`;
   }
