@@ -9,11 +9,11 @@ import { createWalletUser } from './support/wallet-user.js';
 /*
  * Property-based fuzzing of every route in tss-api's OpenAPI document (so of every mounted
  * route, including later ones) with real credentials: no 5xx, every answer in the envelope,
- * secret-bearing tables changed only by the routes that write them. FUZZ_RUNS (default 400,
+ * secret-bearing tables changed only by the routes that write them. FUZZ_RUNS (default 250,
  * under a minute) and FUZZ_SEED select the campaign: `FUZZ_RUNS=20000 pnpm --filter
  * @svc/tss-api test:fuzz`.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 14);
 
 const SESSION_WRITERS = [
