@@ -1,21 +1,8 @@
-import { Writable } from 'node:stream';
-import request from 'supertest';
 import winston from 'winston';
+import request from 'supertest';
 import { AppError } from '@svc/envelope';
+import { captureLogger } from './support/capture-logger.js';
 import { createServiceApp, defineRoute, field, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
-
-/** A real winston logger writing into an array, so tests can read what was logged. */
-function captureLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  const logger = winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
-  return { logger, lines };
-}
 
 function build(ready?: () => Promise<void>) {
   const { logger, lines } = captureLogger();

@@ -1,19 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { Writable } from 'node:stream';
 import request from 'supertest';
-import winston from 'winston';
 import { createServiceApp, defineRoute, field } from '../src/index.js';
+import { captureLogger } from './support/capture-logger.js';
 
 function build() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  const logger = winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
+  const { logger, lines } = captureLogger();
   const routes = [
     defineRoute({
       method: 'post',

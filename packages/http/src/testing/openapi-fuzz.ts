@@ -384,3 +384,22 @@ export function tableDigest(query: (sql: string) => Promise<unknown>, tables: st
     .join(' UNION ALL ');
   return async () => Object.fromEntries(((await query(sql)) as { t: string; d: string }[]).map((r) => [r.t, r.d]));
 }
+
+/** Runs and seed of a campaign: FUZZ_RUNS and FUZZ_SEED, else the short defaults `pnpm test` uses. */
+export function campaignSettings(defaultRuns: number): { runs: number; seed: number } {
+  return { runs: Number(process.env.FUZZ_RUNS ?? defaultRuns), seed: Number(process.env.FUZZ_SEED ?? 14) };
+}
+
+/**
+ * What went wrong in a campaign, one line each with the samples to reproduce it; empty when
+ * every request got a 4xx or a documented 2xx in the envelope and no table changed unduly.
+ */
+export function campaignFindings(report: FuzzReport, runs: number): string[] {
+  const found = [
+    ...(report.requests !== runs ? [`${report.requests} requests sent of ${runs}`] : []),
+    ...(report.serverErrors ? [`${report.serverErrors} x 5xx or no answer`] : []),
+    ...(report.outsideEnvelope ? [`${report.outsideEnvelope} answers outside the envelope`] : []),
+    ...(report.tableChanges ? [`${report.tableChanges} requests changed a table they may not write`] : []),
+  ];
+  return found.length ? [...found, ...report.samples.map((s) => JSON.stringify(s))] : [];
+}
