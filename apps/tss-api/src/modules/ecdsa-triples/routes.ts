@@ -19,7 +19,7 @@ export function ecdsaTriplesRoutes(service: EcdsaTriplesService, guards: TssGuar
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
       body: stepBody,
-      errors: STEP_ERRORS,
+      errors: [...STEP_ERRORS, 'PROTOCOL_SESSION_REUSED'],
       response: stepResponseSchema(),
       handler: (req, res) => service.step(callerOf(res), req.body as StepRequest),
     }),
