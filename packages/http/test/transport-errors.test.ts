@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createServiceApp, defineRoute, field } from '../src/index.js';
+import { createServiceApp, defineRoute, field, listen } from '../src/index.js';
 import { captureLogger } from './support/capture-logger.js';
 
 function build() {
@@ -72,6 +72,17 @@ describe('4xx raised by body parsing and routing keep their status (issue 14, it
     const res = await request(build().app).post('/v1/check').set('content-type', 'application/json; charset=koi8-r').send('{"email":"a@b.c"}');
     expect(res.status).toBe(415);
     expect(res.body).toEqual(envelope('UNSUPPORTED_MEDIA_TYPE'));
+  });
+
+  it('headers over Node\'s limit, refused before Express -> 431 HEADERS_TOO_LARGE in the envelope', async () => {
+    const running = await listen(build().app, 0, '127.0.0.1');
+    try {
+      const res = await fetch(`http://127.0.0.1:${running.port}/v1/items/${'a'.repeat(20_000)}`);
+      expect(res.status).toBe(431);
+      expect(await res.json()).toEqual(envelope('HEADERS_TOO_LARGE'));
+    } finally {
+      await running.close(0);
+    }
   });
 
   it('a path parameter that is not valid percent-encoding (%zz) -> 400 INVALID_REQUEST', async () => {
