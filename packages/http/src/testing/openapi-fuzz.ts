@@ -299,20 +299,7 @@ async function send(req: FuzzRequest, options: FuzzOptions, agent: http.Agent, r
   const started = performance.now();
   const before = await options.tables?.digest();
   const described = `${req.operation.method} ${path.slice(0, 300)} ${JSON.stringify(req.headers)} ${req.bodyText.slice(0, 300)}`;
-  const answer = await new Promise<{ status: number; text: string } | Error>((resolve) => {
-    const r = http.request(
-      { host: url.hostname, port: url.port, method: req.operation.method, path, headers: req.body ? { ...headers, 'content-length': String(req.body.length) } : headers, agent, timeout: 30_000 },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', resolve);
-      },
-    );
-    r.on('timeout', () => r.destroy(new Error('timeout')));
-    r.on('error', resolve);
-    r.end(req.body);
-  });
+  const answer = await exchange(url, { method: req.operation.method, path, headers: req.body ? { ...headers, 'content-length': String(req.body.length) } : headers, agent }, req.body);
   report.requests++;
   const finish = () => (report.timeByOperation[req.operation.key] = (report.timeByOperation[req.operation.key] ?? 0) + performance.now() - started);
   if (before && options.tables) {
@@ -320,13 +307,13 @@ async function send(req: FuzzRequest, options: FuzzOptions, agent: http.Agent, r
     const changed = Object.keys(after).filter((t) => after[t] !== before[t] && !(options.tables!.writers[t] ?? []).includes(req.operation.key));
     if (changed.length) {
       report.tableChanges++;
-      keep(report, { request: described, status: answer instanceof Error ? 'no answer' : answer.status, answer: `changed ${changed.join(', ')}` });
+      keep(report, { request: described, status: 'error' in answer ? 'no answer' : answer.status, answer: `changed ${changed.join(', ')}` });
     }
   }
-  if (answer instanceof Error) {
+  if ('error' in answer) {
     report.byStatus['no answer'] = (report.byStatus['no answer'] ?? 0) + 1;
     report.serverErrors++;
-    keep(report, { request: described, status: 'no answer', answer: answer.message });
+    keep(report, { request: described, status: 'no answer', answer: answer.error });
     finish();
     return;
   }
@@ -342,6 +329,28 @@ async function send(req: FuzzRequest, options: FuzzOptions, agent: http.Agent, r
     keep(report, { ...sample, answer: `${problem}: ${sample.answer}` });
   } else if (answer.status < 300) report.succeeded.add(req.operation.key);
   finish();
+}
+
+/**
+ * One request and its answer. A keep-alive socket the server closed just as it was reused
+ * fails with ECONNRESET before the request reached the server: that one is sent again on a
+ * new socket (Node's documented pattern); any other failure counts as no answer.
+ */
+function exchange(url: URL, options: { method: string; path: string; headers: Record<string, string>; agent: http.Agent }, body: Buffer | undefined, retried = false): Promise<{ status: number; text: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const r = http.request({ host: url.hostname, port: url.port, timeout: 30_000, ...options }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', (e) => resolve({ error: String(e) }));
+    });
+    r.on('timeout', () => r.destroy(new Error('timeout')));
+    r.on('error', (e: Error & { code?: string }) => {
+      if (r.reusedSocket && e.code === 'ECONNRESET' && !retried) resolve(exchange(url, options, body, true));
+      else resolve({ error: String(e) });
+    });
+    r.end(body);
+  });
 }
 
 function envelopeProblem(operation: Operation, status: number, text: string, rawSuccess: string[]): string | undefined {
