@@ -28,5 +28,11 @@ export const walletFields: Fields = {
     .check<string>((value, req) => isValidPublicKey((req.body as Record<string, unknown>).curve_type, value), 'Invalid public key'),
 };
 
-/** 32 bytes in lowercase hex. */
-export const hex64 = (): Field => field.string({ pattern: /^[0-9a-f]{64}$/, message: (p) => `${p} must be 32 bytes in lowercase hex` }).describe({ description: '32 bytes, lowercase hex' });
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** 32 bytes in lowercase hex (a non-string: "must be a string"). */
+export const hex64 = (): Field =>
+  field
+    .string()
+    .check<string>((v) => HEX64.test(v), (p) => `${p} must be 32 bytes in lowercase hex`)
+    .describe({ pattern: HEX64.source, description: '32 bytes, lowercase hex' });
