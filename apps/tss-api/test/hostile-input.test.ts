@@ -33,6 +33,16 @@ describe('hostile input answers 4xx in the envelope (issue 14)', () => {
     expect(res).toEqual({ status: 400, body: { success: false, code: 'INVALID_REQUEST', msg: expect.stringMatching(/^auth_type must be one of/) } });
   });
 
+  // Found by the 20,000-request campaign (seed 20000): PostgreSQL text refuses NUL; UTF-8 has no unpaired surrogate.
+  it.each([
+    ['/tss/v1/user/check', { email: 'a\u0000b' }],
+    ['/tss/v1/user/email/request_code', { email: '\ud800' }],
+    ['/tss/v1/user/email/verify_code', { email: '\ud800', code: '966102' }],
+  ])('%s with %j -> 400', async (path, body) => {
+    const res = await post(h.baseUrl, path, body, { 'x-api-key': h.apiKey });
+    expect(res).toEqual({ status: 400, body: { success: false, code: 'INVALID_REQUEST', msg: 'email must be valid text (no NUL, no unpaired surrogate)' } });
+  });
+
   it.each([
     ['/tss/v2/sign_ed25519/round2', { session_id: [UUID], commitment1: {} }],
     ['/tss/v1/session/abort', { session_id: [UUID] }],

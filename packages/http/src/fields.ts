@@ -26,6 +26,8 @@ export interface Field {
   optional(): Field;
   /** The field may be left out or be JSON null. */
   nullable(): Field;
+  /** The message when the field is left out (default: `<path> is required`). */
+  missing(message: string): Field;
   /** One more check, run on a value already known to have the field's type. */
   check<T = unknown>(test: (value: T, req: Request) => boolean, message: Message): Field;
   /** Adds to the documentation (description, a richer schema); changes no check. */
@@ -37,6 +39,7 @@ export type Fields = Record<string, Field>;
 
 interface Spec {
   presence: Presence;
+  missingMessage?: string;
   schema: JsonSchema;
   /** The JSON type check; query strings and path parameters only ever hold text. */
   isType: (value: unknown, location: Location) => boolean;
@@ -53,7 +56,7 @@ function makeField(spec: Spec): Field {
     build(chain, location) {
       if (spec.presence === 'optional') chain.optional();
       else if (spec.presence === 'nullable') chain.optional({ values: 'null' });
-      else chain.exists().withMessage((_v, { path }) => `${path} is required`).bail();
+      else chain.exists().withMessage((_v, { path }) => spec.missingMessage ?? `${path} is required`).bail();
       chain
         .custom((value) => spec.isType(value, location))
         .withMessage((_v, { path }) => text(spec.typeMessage, path))
@@ -63,6 +66,7 @@ function makeField(spec: Spec): Field {
     },
     optional: () => makeField({ ...spec, presence: 'optional' }),
     nullable: () => makeField({ ...spec, presence: 'nullable' }),
+    missing: (message) => makeField({ ...spec, missingMessage: message }),
     check: (test, message) => makeField({ ...spec, steps: [...spec.steps, checkStep(test as (v: unknown, req: Request) => boolean, message)] }),
     describe: (extra) => makeField({ ...spec, schema: { ...spec.schema, ...extra } }),
   };
@@ -77,6 +81,14 @@ function checkStep(test: (value: unknown, req: Request) => boolean, message: Mes
       .bail();
 }
 
+/**
+ * Text PostgreSQL can store and UTF-8 can carry: no NUL (text columns refuse it) and no
+ * unpaired surrogate (JSON allows "\ud800", UTF-8 has no encoding for it). Every text field
+ * checks this right after its type.
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const textStep: Step = checkStep((v) => !(v as string).includes('\u0000') && !UNPAIRED_SURROGATE.test(v as string), (p) => `${p} must be valid text (no NUL, no unpaired surrogate)`);
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface StringOptions {
@@ -85,19 +97,21 @@ export interface StringOptions {
   pattern?: RegExp;
   /** Trim surrounding whitespace in place before the length and pattern checks. */
   trim?: boolean;
-  /** Message of every failure but a missing field (default: one per check, naming the field). */
+  /** Message of a failed length or pattern check (default: one per check, naming the field). */
   message?: Message;
+  /** Message when the value is not a string (default: `<path> must be a string`). */
+  typeMessage?: Message;
   description?: string;
 }
 
 function string(options: StringOptions = {}): Field {
   const { min, max, pattern, message } = options;
-  const steps: Step[] = options.trim ? [(chain) => chain.trim()] : [];
+  const steps: Step[] = [textStep, ...(options.trim ? [(chain: ValidationChain) => chain.trim()] : [])];
   if (min !== undefined || max !== undefined) {
     steps.push(
       checkStep(
         (v) => (v as string).length >= (min ?? 0) && (v as string).length <= (max ?? Infinity),
-        message ?? ((p) => (max === undefined ? `${p} must be at least ${min} characters` : `${p} must be ${min ?? 0} to ${max} characters`)),
+        message ?? ((p) => (max === undefined ? `${p} must be at least ${min} characters` : min === undefined ? `${p} must be at most ${max} characters` : `${p} must be ${min} to ${max} characters`)),
       ),
     );
   }
@@ -112,7 +126,7 @@ function string(options: StringOptions = {}): Field {
       ...(options.description ? { description: options.description } : {}),
     },
     isType: (v) => typeof v === 'string',
-    typeMessage: message ?? ((p) => `${p} must be a string`),
+    typeMessage: options.typeMessage ?? ((p) => `${p} must be a string`),
     steps,
   });
 }
@@ -182,6 +196,7 @@ export const field = {
       isType: (v) => typeof v === 'string',
       typeMessage: (p) => `${p} must be a string`,
       steps: [
+        textStep,
         (chain) => chain.trim().toLowerCase(),
         checkStep((v) => (v as string).length <= max, (p) => `${p} must be at most ${max} characters`),
         (chain) => chain.isEmail().withMessage((_v, { path }) => `${path} must be a valid email address`),
@@ -197,6 +212,7 @@ export const field = {
       isType: (v) => typeof v === 'string',
       typeMessage: (p) => `${p} must be a string`,
       steps: [
+        textStep,
         checkStep((v) => (v as string).length <= max, (p) => `${p} must be at most ${max} characters`),
         (chain) =>
           chain

@@ -100,6 +100,9 @@ describe('the field vocabulary refuses the wrong JSON type before any other chec
     [{ email: 'a@b.c', n: '5' }, 'n must be an integer between 0 and 9'],
     [{ email: 'a@b.c', n: 1.5 }, 'n must be an integer between 0 and 9'],
     [{ email: null }, 'email must be a string'],
+    // Found by the tss-api campaign: PostgreSQL text refuses NUL, UTF-8 has no unpaired surrogate.
+    [{ email: 'a\u0000@b.c' }, 'email must be valid text (no NUL, no unpaired surrogate)'],
+    [{ email: '\ud800' }, 'email must be valid text (no NUL, no unpaired surrogate)'],
     [{ email: 'a@b.c', ['__proto__']: { x: 1 } }, 'Unknown field: __proto__'],
     // express-validator's checkExact took these for known fields, or threw (a 500) on null.
     [{ email: 'a@b.c', constructor: null }, 'Unknown field: constructor'],

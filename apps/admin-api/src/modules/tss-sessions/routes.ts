@@ -52,7 +52,7 @@ export function tssSessionRoutes(ctx: AdminContext): RouteDef[] {
       guards: [ctx.adminAuth],
       body: {
         limit: limitField(),
-        cursor: field.string().check<string>((v) => v.length >= 1 && v.length <= 200, 'cursor is invalid').describe({ minLength: 1, maxLength: 200 }).optional(),
+        cursor: field.string({ min: 1, max: 200, message: 'cursor is invalid' }).optional(),
       },
       errors: ['FORBIDDEN'],
       response: {

@@ -24,15 +24,11 @@ export function isValidPublicKey(curve: unknown, value: unknown): boolean {
 export const walletFields: Fields = {
   curve_type: field.oneOf(CURVES),
   public_key: field
-    .string({ message: 'Invalid public key' })
+    .string({ typeMessage: 'Invalid public key' })
     .check<string>((value, req) => isValidPublicKey((req.body as Record<string, unknown>).curve_type, value), 'Invalid public key'),
 };
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** 32 bytes in lowercase hex (a non-string: "must be a string"). */
-export const hex64 = (): Field =>
-  field
-    .string()
-    .check<string>((v) => HEX64.test(v), (p) => `${p} must be 32 bytes in lowercase hex`)
-    .describe({ pattern: HEX64.source, description: '32 bytes, lowercase hex' });
+/** 32 bytes in lowercase hex. */
+export const hex64 = (): Field => field.string({ pattern: HEX64, message: (p) => `${p} must be 32 bytes in lowercase hex`, description: '32 bytes, lowercase hex' });

@@ -14,7 +14,7 @@ const msgRule = field
 const msgs1Rule = (allowed: string[]) => field.object({ keys: allowed });
 
 const shareRule = (optional: boolean) => {
-  const share = field.string({ pattern: SHARE, message: 'msgs_1.signature_share must be 32 bytes of lowercase hex' });
+  const share = field.string({ pattern: SHARE, message: 'msgs_1.signature_share must be 32 bytes of lowercase hex', typeMessage: 'msgs_1.signature_share must be a hex string' });
   return optional ? share.optional() : share;
 };
 

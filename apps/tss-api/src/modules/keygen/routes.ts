@@ -6,7 +6,7 @@ import type { KeygenRequest, KeygenService } from './service.js';
 
 const HEX = /^(?:[0-9a-f]{2})+$/;
 const object = () => field.object().optional();
-const hex = () => field.string({ pattern: HEX, message: (p) => `${p} must be lowercase hex` }).optional();
+const hex = () => field.string({ pattern: HEX, message: (p) => `${p} must be lowercase hex`, typeMessage: (p) => `${p} must be a hex string` }).optional();
 const wireObject = (description: string) => ({ type: 'object', description });
 
 export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDef[] {

@@ -28,7 +28,7 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
       body: {
-        public_key: field.string({ pattern: PUBLIC_KEY, message: 'Invalid public key' }),
+        public_key: field.string({ pattern: PUBLIC_KEY, message: 'Invalid public key', typeMessage: 'Invalid public key' }).missing('Invalid public key'),
         reshared_key_shares: field.array({ min: 1, max: 255, message: 'reshared_key_shares is required' }),
         'reshared_key_shares.*': field.object({ keys: ['name', 'endpoint'], message: 'reshared_key_shares[] must be {name, endpoint} objects' }),
         'reshared_key_shares.*.name': field.string({ pattern: NODE_NAME, message: 'reshared_key_shares[].name must be a node name' }),

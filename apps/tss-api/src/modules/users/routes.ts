@@ -68,7 +68,8 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
       summary: 'Whether an account exists for an email, and the state of its key share nodes',
       tags: ['user'],
       body: {
-        email: field.string({ min: 1, max: 320 }),
+        // Spec §7: an empty email is no email.
+        email: field.string({ max: 320, typeMessage: 'email is required' }).check<string>((v) => v !== '', 'email is required'),
         auth_type: field.oneOf(AUTH_TYPES).optional(),
       },
       errors: ['UNKNOWN_ERROR'],
