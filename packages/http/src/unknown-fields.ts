@@ -30,7 +30,8 @@ export function unknownFields(value: unknown, tree: FieldTree, prefix = ''): str
   if (tree.children.size === 0 || typeof value !== 'object' || value === null) return [];
   if (Array.isArray(value)) {
     const items = tree.children.get('*');
-    return items ? value.flatMap((v, i) => unknownFields(v, items, `${prefix}[${i}].`)) : [];
+    const base = prefix.replace(/\.$/, '');
+    return items ? value.flatMap((v, i) => unknownFields(v, items, `${base}[${i}].`)) : [];
   }
   return Object.keys(value).flatMap((key) => {
     const child = tree.children.get(key) ?? tree.children.get('*');

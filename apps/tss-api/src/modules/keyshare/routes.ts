@@ -30,9 +30,11 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
       body: {
         public_key: field.string({ pattern: PUBLIC_KEY, message: 'Invalid public key', typeMessage: 'Invalid public key' }).missing('Invalid public key'),
         reshared_key_shares: field.array({ min: 1, max: 255, message: 'reshared_key_shares is required' }),
-        'reshared_key_shares.*': field.object({ keys: ['name', 'endpoint'], message: 'reshared_key_shares[] must be {name, endpoint} objects' }),
-        'reshared_key_shares.*.name': field.string({ pattern: NODE_NAME, message: 'reshared_key_shares[].name must be a node name' }),
-        'reshared_key_shares.*.endpoint': field.string({ pattern: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, message: 'reshared_key_shares[].endpoint must be a URL' }),
+        'reshared_key_shares.*': field.object({ message: 'reshared_key_shares[] must be {name, endpoint} objects' }),
+        'reshared_key_shares.*.name': field.string({ pattern: NODE_NAME, message: 'reshared_key_shares[].name must be a node name' }).missing('reshared_key_shares[].name must be a node name'),
+        'reshared_key_shares.*.endpoint': field
+          .string({ pattern: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, message: 'reshared_key_shares[].endpoint must be a URL' })
+          .missing('reshared_key_shares[].endpoint must be a URL'),
       },
       errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
       response: { type: 'null' },
