@@ -33,9 +33,14 @@ export function unknownFields(value: unknown, tree: FieldTree, prefix = ''): str
     const base = prefix.replace(/\.$/, '');
     return items ? value.flatMap((v, i) => unknownFields(v, items, `${base}[${i}].`)) : [];
   }
-  return Object.keys(value).flatMap((key) => {
+  return unknownKeys(value as Record<string, unknown>, tree, prefix);
+}
+
+/** The keys of an object (a request body: `{}` declares that it holds none) that the tree does not declare. */
+export function unknownKeys(object: Record<string, unknown>, tree: FieldTree, prefix = ''): string[] {
+  return Object.keys(object).flatMap((key) => {
     const child = tree.children.get(key) ?? tree.children.get('*');
     const path = `${prefix}${key}`;
-    return child ? unknownFields((value as Record<string, unknown>)[key], child, `${path}.`) : [path];
+    return child ? unknownFields(object[key], child, `${path}.`) : [path];
   });
 }

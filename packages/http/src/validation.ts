@@ -3,7 +3,7 @@ import { buildCheckFunction, validationResult, type Location } from 'express-val
 import { AppError } from '@svc/envelope';
 import type { Fields } from './fields.js';
 import type { RouteDef } from './route.js';
-import { fieldTree, unknownFields } from './unknown-fields.js';
+import { fieldTree, unknownKeys } from './unknown-fields.js';
 
 const DEFAULT_MESSAGE = 'Invalid value';
 
@@ -36,7 +36,7 @@ export function validatorFor(route: RouteDef): RequestHandler {
     for (const chain of chains) await chain.run(req);
     const [first] = validationResult(req).array({ onlyFirstError: true });
     if (first) throw new AppError('INVALID_REQUEST', messageOf(first));
-    const unknown = exact ? unknownFields(req.body, exact) : [];
+    const unknown = exact && typeof req.body === 'object' && req.body !== null ? unknownKeys(req.body as Record<string, unknown>, exact) : [];
     if (unknown.length) throw new AppError('INVALID_REQUEST', `Unknown field: ${unknown.join(', ')}`);
     next();
   };
