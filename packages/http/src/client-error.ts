@@ -7,7 +7,10 @@ import { failure, type ErrorCode } from '@svc/envelope';
  * empty body. This answers them in the envelope too, so a client always gets a code.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's own handler: no answer on a reset socket, nor over a response already under way
+  // on it (a keep-alive socket), which the bytes would corrupt.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
