@@ -1,6 +1,6 @@
 import { tokenRevocation } from '@svc/accounts';
 import { jwtGuard, ServiceJwt } from '@svc/auth';
-import { pingDb, type PrismaClient } from '@svc/db';
+import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
 import type { AdminContext } from './context.js';
 import type { AdminApiConfig } from './env.js';
@@ -25,6 +25,7 @@ export function createApp({ config, db, logger }: AdminApiDeps): ServiceApp {
   const ctx: AdminContext = { db, jwt, revocation, adminAuth: jwtGuard('admin', jwt, { isRevoked: revocation.isRevoked }) };
   return createServiceApp({
     name: 'admin-api',
+    classifyError: databaseUnavailableError,
     description: 'Administration: customers, API keys, wallets, TSS sessions and settings, key share nodes. See docs/api/admin.md.',
     logger: logger ?? createLogger('admin-api', config.logLevel),
     ready: async () => {

@@ -1,6 +1,6 @@
 import { emailCodes, tokenRevocation } from '@svc/accounts';
 import { jwtGuard, ServiceJwt } from '@svc/auth';
-import { pingDb, type PrismaClient } from '@svc/db';
+import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
 import type { Mailer } from '@svc/mailer';
 import type { DashboardContext } from './context.js';
@@ -32,6 +32,7 @@ export function createApp({ config, db, mailer, logger }: DashboardApiDeps): Ser
   };
   return createServiceApp({
     name: 'dashboard-api',
+    classifyError: databaseUnavailableError,
     description: 'Customer dashboard: accounts with email verification, the customer and its API keys. See docs/api/dashboard.md.',
     logger: log,
     ready: async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { listMountedRoutes } from '@svc/http';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -40,7 +41,7 @@ describe('customer/info and customer/api_keys', () => {
 
   it('pages API keys within documented bounds', async () => {
     const a = await makeCustomer(h);
-    for (let i = 0; i < 3; i++) await h.t.db.apiKey.create({ data: { customerId: a.customer.id, label: `k${i}`, keyPrefix: 'svc_x', keyHash: `${i}`.repeat(64).slice(0, 64).replace(/./g, (c, j) => ((Number(c) + j + Date.now()) % 16).toString(16)) } });
+    for (let i = 0; i < 3; i++) await h.t.db.apiKey.create({ data: { customerId: a.customer.id, label: `k${i}`, keyPrefix: 'svc_x', keyHash: randomBytes(32).toString('hex') } });
     const token = await signIn(h, a.email, a.password);
     const page = await call('/customer/api_keys', token, { limit: 2, offset: 1 });
     expect(page.body.data.pagination).toEqual({ limit: 2, offset: 1, total: 4 });

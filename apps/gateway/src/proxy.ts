@@ -9,9 +9,13 @@ import type { Upstream } from './upstreams.js';
 /**
  * Forwards `prefix/**` to the upstream with the path unchanged. Upstream failures keep the
  * envelope: refused or unreachable -> 503 UPSTREAM_UNAVAILABLE, too slow -> 504
- * UPSTREAM_TIMEOUT, anything else -> 502 BAD_GATEWAY.
+ * UPSTREAM_TIMEOUT, anything else (a connection reset by a crashed upstream, a reply that is
+ * not HTTP) -> 502 BAD_GATEWAY.
  */
 export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): RequestHandler {
+  // http-proxy reports its own proxyTimeout as a reset socket, like a crash: the requests
+  // whose timeout fired are remembered to tell the two apart.
+  const timedOut = new WeakSet<IncomingMessage>();
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: upstream.target,
     changeOrigin: true,
@@ -19,12 +23,13 @@ export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): 
     proxyTimeout: timeoutMs,
     pathFilter: (path) => path === upstream.prefix || path.startsWith(`${upstream.prefix}/`),
     on: {
-      proxyReq: (proxyReq, _req, res) => {
+      proxyReq: (proxyReq, req, res) => {
+        proxyReq.once('timeout', () => timedOut.add(req));
         const id = (res as ServerResponse & { locals?: { requestId?: string } }).locals?.requestId;
         if (id) proxyReq.setHeader('x-request-id', id);
       },
-      error: (err, _req, res) => {
-        const error = classify(err as NodeJS.ErrnoException, upstream.name);
+      error: (err, req, res) => {
+        const error = timedOut.has(req) ? new AppError('UPSTREAM_TIMEOUT', `${upstream.name} did not answer in time`) : classify(err as NodeJS.ErrnoException, upstream.name);
         logger.warn('upstream failed', { upstream: upstream.name, code: (err as NodeJS.ErrnoException).code });
         if (!('writeHead' in res)) return (res as Socket).destroy();
         if (res.headersSent) return void res.end();
@@ -43,8 +48,7 @@ function classify(err: NodeJS.ErrnoException, name: string): AppError {
     case 'EAI_AGAIN':
       return new AppError('UPSTREAM_UNAVAILABLE', `${name} is unavailable`);
     case 'ECONNRESET':
-      // http-proxy reports its own proxyTimeout as a reset socket.
-      return new AppError('UPSTREAM_TIMEOUT', `${name} did not answer in time`);
+      return new AppError('BAD_GATEWAY', `${name} closed the connection before answering`);
     default:
       return new AppError('BAD_GATEWAY', `${name} answered with an invalid response`);
   }

@@ -67,6 +67,19 @@ describe('gateway', () => {
     }
   });
 
+  it('answers 502 BAD_GATEWAY, not 504, when an upstream resets the connection mid-request (a crash)', async () => {
+    const crashing = createTcpServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => crashing.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (crashing.address() as AddressInfo).port;
+      const res = await request(gateway({ TSS_API_URL: `http://127.0.0.1:${port}` })).post('/tss/v1/triples').send({});
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ success: false, code: 'BAD_GATEWAY', msg: 'tss-api closed the connection before answering' });
+    } finally {
+      await new Promise((resolve) => crashing.close(resolve));
+    }
+  });
+
   it('does not forward paths outside the prefixes', async () => {
     const res = await request(gateway()).get('/tssx/v1');
     expect(res.status).toBe(404);

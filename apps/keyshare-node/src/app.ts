@@ -1,3 +1,4 @@
+import { databaseUnavailableError } from '@svc/db';
 import { createLogger, createServiceApp, rateLimitGuard, type Logger, type ServiceApp } from '@svc/http';
 import type { ShareCipher } from '@svc/share-cipher';
 import { pingNodeDb, type NodeDb } from './database.js';
@@ -38,6 +39,7 @@ export function createApp(deps: KeyshareNodeDeps): ServiceApp {
 
   return createServiceApp({
     name: `keyshare-node`,
+    classifyError: databaseUnavailableError,
     description: `Key share node "${config.nodeName}": stores users' backup shares, bound to committed ID tokens (docs/keyshare.md).`,
     logger,
     routes: [

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { connectionFields, prepareDatabase, type DatabaseConfig } from '@svc/db';
+import { poolConfig, prepareDatabase, type CreateDbOptions, type DatabaseConfig } from '@svc/db';
 import { PrismaClient } from './generated/prisma/client.js';
 
 /** This app's own migrations (never the main database's). */
@@ -8,19 +8,28 @@ export const KEYSHARE_MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migratio
 
 export type NodeDb = PrismaClient;
 
-/** A Prisma client of this node's own schema, through the pg driver adapter. */
-export function createNodeDb(url: string, maxConnections = 10): NodeDb {
-  return new PrismaClient({ adapter: new PrismaPg({ ...connectionFields(url), max: maxConnections }) });
+/** A Prisma client of this node's own schema, through the pg driver adapter, with the same pool settings as @svc/db's. */
+export function createNodeDb(url: string, options: CreateDbOptions = {}): NodeDb {
+  return new PrismaClient({ adapter: new PrismaPg(poolConfig(url, options)) });
 }
 
-/** Readiness: the database answers within `timeoutMs`. */
+/** The node's tables (this app's migrations create them): a request touches one or more of them. */
+export const NODE_TABLES = ['node_identity', 'id_token_commits', 'used_nonces', 'key_shares'] as const;
+// One round trip that fails (42P01) when any table is missing, and reads no row.
+const SCHEMA_PROBE = `SELECT ${NODE_TABLES.map((t) => `(SELECT 1 FROM "${t}" LIMIT 0)`).join(', ')}`;
+
+/**
+ * Readiness: the database answers within `timeoutMs` and holds the node's schema. SELECT 1
+ * alone reported ready a node whose tables were gone (dropped, or a database never migrated)
+ * while every request failed.
+ */
 export async function pingNodeDb(db: NodeDb, timeoutMs = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('database did not answer in time')), timeoutMs);
   });
   try {
-    await Promise.race([db.$queryRaw`SELECT 1`, timeout]);
+    await Promise.race([db.$queryRawUnsafe(SCHEMA_PROBE), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -38,5 +47,5 @@ export async function openNodeDatabase(config: DatabaseConfig, nodeName: string,
     migrationsDir: KEYSHARE_MIGRATIONS_DIR,
     log,
   });
-  return { db: createNodeDb(prepared.url), stop: prepared.stop };
+  return { db: createNodeDb(prepared.url, config.timeouts), stop: prepared.stop };
 }

@@ -72,7 +72,7 @@ export async function startTestNodes(options: StartTestNodesOptions): Promise<Te
         if (running) throw new Error(`${name} is already running`);
         if (!db || wipe) {
           await db?.$disconnect();
-          db = createNodeDb(await server.createDatabase(`ks_${name}`, { migrationsDir: KEYSHARE_MIGRATIONS_DIR }), 5);
+          db = createNodeDb(await server.createDatabase(`ks_${name}`, { migrationsDir: KEYSHARE_MIGRATIONS_DIR }), { maxConnections: 5 });
         }
         const identity = await loadNodeIdentity(db, cipher, undefined);
         const { app } = createApp({ config, db, cipher, identity, verifyIdToken: options.verifyIdToken, logger });

@@ -7,6 +7,8 @@ export interface RunningProcess {
   spec: ServiceSpec;
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** SIGTERM (the app drains), SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(graceMs: number): Promise<void>;
 }
 
 const COLORS = [36, 32, 33, 35, 34, 96, 92, 93];
@@ -14,6 +16,8 @@ const COLORS = [36, 32, 33, 35, 34, 96, 92, 93];
 /**
  * Starts an app with tsx (TypeScript straight from source, as in `pnpm dev`). Each output
  * line is prefixed with the service name; JSON log lines are shortened to their message.
+ * The app gets its own process group: Ctrl-C in the terminal reaches only the stack, which
+ * then stops the apps once each (a second signal would make an app exit without draining).
  */
 export function startProcess(repoRoot: string, spec: ServiceSpec, index: number, watch: boolean): RunningProcess {
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
@@ -22,13 +26,34 @@ export function startProcess(repoRoot: string, spec: ServiceSpec, index: number,
     cwd: join(repoRoot, 'apps', spec.app),
     env: { ...process.env, ...spec.env, PORT: String(spec.port), NODE_ENV: process.env.NODE_ENV ?? 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const label = `\x1b[${COLORS[index % COLORS.length]}m${spec.name.padEnd(13)}\x1b[0m|`;
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream! }).on('line', (line) => console.log(`${label} ${summarise(line)}`));
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { spec, child, exited };
+  // Should the stack itself die, its apps must not outlive it holding the ports.
+  const orphanGuard = () => signalGroup(child, 'SIGTERM');
+  process.once('exit', orphanGuard);
+  void exited.then(() => process.removeListener('exit', orphanGuard));
+  const stop = async (graceMs: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { spec, child, exited, stop };
+}
+
+/** Signals the app's whole group (tsx and the node process it runs). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function summarise(line: string): string {

@@ -86,3 +86,9 @@ export function stackServices({ mainDatabaseUrl, nodeDatabaseUrls, secrets, mail
     },
   ];
 }
+
+/** Every app's name and port, known before any database or secret is (the start-up port check). */
+export function stackPorts(): { name: string; port: number }[] {
+  const none = { jwtSecret: '', shareEncryptionKeys: '', nodeEncryptionKeys: {}, emailIdTokenPrivateKey: '' };
+  return stackServices({ mainDatabaseUrl: '', nodeDatabaseUrls: new Map(), secrets: none, mailSpoolDir: '' }).map(({ name, port }) => ({ name, port }));
+}

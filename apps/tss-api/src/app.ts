@@ -1,5 +1,5 @@
 import { ServiceJwt, createIdTokenVerifier, type IdTokenVerifier } from '@svc/auth';
-import { pingDb, type PrismaClient } from '@svc/db';
+import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
 import type { Mailer } from '@svc/mailer';
 import type { ShareCipher } from '@svc/share-cipher';
@@ -114,6 +114,7 @@ export function createApp(deps: TssApiDeps): TssApi {
 
   const service = createServiceApp({
     name: 'tss-api',
+    classifyError: databaseUnavailableError,
     description:
       'Users and sign-in, email login, keygen, TSS sessions, two-party ECDSA triples/presign/sign (/tss/v1) and Ed25519 FROST signing (/tss/v2). Authentication: docs/auth.md; ' +
       'shapes: docs/api/tss-ed25519.md, docs/api/tss-ecdsa.md.',

@@ -14,7 +14,8 @@ import {
 import { startTestNodes, type TestNodes } from '@svc/keyshare-node/testing';
 import { startHarness, type Harness } from './support/harness.js';
 import { createWalletUser, type WalletUser } from './support/wallet-user.js';
-import { post, verifyWithNode } from './support/wallet-client.js';
+import { freshIdToken } from './support/id-tokens.js';
+import { ed25519KeygenBody, newEd25519Key, post, verifyWithNode } from './support/wallet-client.js';
 
 interface CheckData {
   exists: boolean;
@@ -134,11 +135,50 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     expect(((await replay.json()) as { code: string }).code).toBe('INVALID_REQUEST_SIGNATURE');
   });
 
+  it('keygen while a node is down records only the nodes that confirmed; user/check reports the missing backup until healed', async () => {
+    const { token: idToken, email } = await freshIdToken(h, 'GOOGLE');
+    const key = await newEd25519Key();
+    const wallet = { curve: 'ed25519' as const, publicKey: toHex(key.keygen.publicKey) };
+    const session = IdTokenSession.create(idToken);
+    // The client's order: back up on the nodes first (two of three suffice), then keygen.
+    await nodes.node('node-2').stop();
+    let walletId: string;
+    try {
+      await commitToNodes(clients, session, 2);
+      await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: key.userSeedPart });
+      const res = await post<{ user: { wallet_id: string } }>(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': h.apiKey });
+      expect(res.status).toBe(200);
+      walletId = res.body.data!.user.wallet_id;
+    } finally {
+      await nodes.node('node-2').start();
+    }
+    const recorded = await h.t.db.walletKeyShareNodeStatus.findMany({ where: { walletId }, include: { node: true } });
+    expect(recorded.map((r) => `${r.node.name}:${r.status}`).sort()).toEqual(['node-1:ACTIVE', 'node-3:ACTIVE']);
+
+    const missing = await check(email!);
+    expect(statuses(missing)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
+    expect(missing).toMatchObject({ exists: true, needs_reshare: true, reshare_reasons: ['MISSING_NODE_BACKUP'], active_nodes_below_threshold: false });
+
+    // Repaired like a data loss: node-2's share from node-1 and node-3, then user/reshare.
+    const healSession = IdTokenSession.create(await h.google.issue({ sub: JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sub, email, nonce: 'heal' }));
+    await commitToNodes(clients, healSession);
+    const verify = expectWalletKey('ed25519', wallet.publicKey, key.serverSeedPart);
+    const healed = await healLostNodes({ nodes: clients, lost: ['node-2'], threshold: 2, session: healSession, wallet, verify });
+    const headers = { authorization: `Bearer ${healSession.idToken}`, 'x-api-key': h.apiKey };
+    expect((await post(h.baseUrl, '/tss/v1/user/reshare', { public_key: wallet.publicKey, reshared_key_shares: healed.resharedKeyShares }, headers)).status).toBe(200);
+    const after = await check(email!);
+    expect(statuses(after)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:ACTIVE:ONLINE', 'node-3:ACTIVE:ONLINE']);
+    expect(after).toMatchObject({ needs_reshare: false });
+    expect(after).not.toHaveProperty('reshare_reasons');
+  });
+
   it('a node down: check still answers; below threshold once fewer than 2 active nodes answer', async () => {
     const user = await createWalletUser(h);
     const email = (await h.t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).email;
     const wallet = { curve: 'ed25519' as const, publicKey: toHex(user.key.keygen.publicKey) };
     await backupUserPart({ nodes: clients, threshold: 2, session: await signIn(user), wallet, userPart: user.key.userSeedPart });
+    // Backed up after keygen here: the first check is when the nodes confirm (and get recorded).
+    expect(statuses(await check(email))).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:ACTIVE:ONLINE', 'node-3:ACTIVE:ONLINE']);
     try {
       await nodes.node('node-3').stop();
       const one = await check(email);

@@ -1,5 +1,6 @@
 import { ServiceJwt, issueApiKey } from '@svc/auth';
 import { createDb } from '@svc/db';
+import { startFaultProxy } from '@svc/db/testing';
 import { createLogger } from '@svc/http';
 import { createApp } from '../src/app.js';
 import { startHarness, JWT_SECRET, type Harness } from './support/harness.js';
@@ -168,22 +169,46 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
       expect(other.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Invalid public key' });
     });
 
-    it('failing to load the user -> 500 UNKNOWN_ERROR "Failed to get user"; signin -> "Something went wrong"', async () => {
-      const brokenDb = createDb('postgresql://nobody:nothing@127.0.0.1:1/none');
-      const api = createApp({ config: h.config, db: brokenDb, mailer: h.mailer, emailIdTokens: h.emailIdTokens, logger: createLogger('t', 'silent') });
+    /** tss-api on another database client, for as long as `body` runs. */
+    async function withDb(db: ReturnType<typeof createDb>, body: (base: string) => Promise<void>) {
+      const api = createApp({ config: h.config, db, mailer: h.mailer, emailIdTokens: h.emailIdTokens, logger: createLogger('t', 'silent') });
       const server = await listen(api.app, 0, '127.0.0.1');
-      const base = `http://127.0.0.1:${server.port}`;
       try {
+        await body(`http://127.0.0.1:${server.port}`);
+      } finally {
+        await server.close(0);
+        await db.$disconnect();
+      }
+    }
+    const OUTAGE = { success: false, code: 'DATABASE_UNAVAILABLE', msg: 'The database is unavailable; retry shortly' };
+
+    it('a database that stalls or is gone -> 503 DATABASE_UNAVAILABLE within the configured timeouts, then recovers', async () => {
+      const proxy = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(h.t.url).port) });
+      await withDb(createDb(proxy.url(h.t.url), { statementTimeoutMs: 300, connectTimeoutMs: 300 }), async (base) => {
+        expect((await post(base, '/tss/v1/user/check', { email: 'a@example.com' })).status).toBe(200);
+        proxy.stall();
+        const started = Date.now();
+        const check = await post(base, '/tss/v1/user/check', { email: 'a@example.com' });
+        expect(check.status).toBe(503);
+        expect(check.body).toEqual(OUTAGE);
+        const res = await post(base, SIGNIN, undefined, { authorization: `Bearer ${alice.idToken}`, 'x-api-key': h.apiKey });
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual(OUTAGE);
+        expect(Date.now() - started).toBeLessThan(8000);
+        proxy.resume();
+        expect((await post(base, '/tss/v1/user/check', { email: 'a@example.com' })).status).toBe(200);
+        await proxy.stop();
+        expect((await post(base, '/tss/v1/user/check', { email: 'a@example.com' })).body).toEqual(OUTAGE);
+      });
+    }, 30_000);
+
+    it('failing to load the user for another reason -> 500 UNKNOWN_ERROR "Failed to get user"', async () => {
+      // A database without the schema: an error, but not an outage to wait out.
+      await withDb(createDb(await h.t.createDatabase('no_schema')), async (base) => {
         const check = await post(base, '/tss/v1/user/check', { email: 'a@example.com' });
         expect(check.status).toBe(500);
         expect(check.body).toEqual({ success: false, code: 'UNKNOWN_ERROR', msg: 'Failed to get user' });
-        const res = await post(base, SIGNIN, undefined, { authorization: `Bearer ${alice.idToken}`, 'x-api-key': h.apiKey });
-        expect(res.status).toBe(500);
-        expect(res.body).toEqual({ success: false, code: 'UNKNOWN_ERROR', msg: 'Something went wrong' });
-      } finally {
-        await server.close(0);
-        await brokenDb.$disconnect();
-      }
+      });
     });
   });
 });

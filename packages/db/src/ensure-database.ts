@@ -29,6 +29,8 @@ export interface EnsuredDatabases {
   embedded: boolean;
   /** Stops the embedded server if this call started it; nothing otherwise. */
   stop(): Promise<void>;
+  /** Resolves if the embedded server this call started exits (killed, crashed); never otherwise. */
+  exited: Promise<void>;
 }
 
 export const DEFAULT_DATABASE_NAME = 'svc_main';
@@ -49,7 +51,7 @@ export async function ensureDatabase(options: EnsureDatabaseOptions = {}): Promi
     const mainName = connectionFields(externalUrl).database;
     const url = await createDatabaseIfMissing(externalUrl, mainName);
     const databases = await createAll(externalUrl, extra);
-    return { url, databases, embedded: false, stop: async () => undefined };
+    return { url, databases, embedded: false, stop: async () => undefined, exited: new Promise<void>(() => undefined) };
   }
 
   const server = await startEmbeddedPostgres({
@@ -62,7 +64,7 @@ export async function ensureDatabase(options: EnsureDatabaseOptions = {}): Promi
     const adminUrl = server.url('postgres');
     const url = await createDatabaseIfMissing(adminUrl, options.databaseName ?? DEFAULT_DATABASE_NAME);
     const databases = await createAll(adminUrl, extra);
-    return { url, databases, embedded: true, stop: () => server.stop() };
+    return { url, databases, embedded: true, stop: () => server.stop(), exited: server.exited };
   } catch (error) {
     await server.stop();
     throw error;

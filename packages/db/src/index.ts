@@ -1,7 +1,8 @@
 // Public API of @svc/db. Test helpers are in '@svc/db/testing'.
 export * from './generated/prisma/client.js';
 export { isUniqueViolation, uniqueViolationFields } from './errors.js';
-export { createDb, pingDb, type CreateDbOptions } from './client.js';
+export { createDb, pingDb, poolConfig, DEFAULT_DB_TIMEOUTS, type CreateDbOptions, type DbTimeouts } from './client.js';
+export { isDatabaseUnavailable, databaseUnavailableError } from './unavailable.js';
 export { prepareDatabase, readDatabaseConfig, type DatabaseConfig, type PrepareDatabaseOptions } from './prepare-database.js';
 export { migrate, readMigrations, MAIN_MIGRATIONS_DIR, type MigrateOptions, type MigrateResult, type MigrationFile } from './migrate.js';
 export {
@@ -14,4 +15,4 @@ export {
 export { startEmbeddedPostgres, type EmbeddedServer, type EmbeddedServerOptions } from './embedded.js';
 export { createDatabaseIfMissing, databaseExists, dropDatabase } from './server-admin.js';
 export { connectionFields, connectionUrl, withDatabase, type ConnectionFields } from './connection.js';
-export { DEFAULT_EMBEDDED_PORT } from './env.js';
+export { DEFAULT_EMBEDDED_PORT, readDbEnv } from './env.js';

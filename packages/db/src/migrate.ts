@@ -76,6 +76,9 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   const { migrationsDir = MAIN_MIGRATIONS_DIR, log = () => undefined } = options;
   const migrations = await readMigrations(migrationsDir);
   const client = new pg.Client(connectionFields(databaseUrl));
+  // A server that goes away (stopped, killed) makes the pending query reject; without a
+  // listener the client's 'error' event would also crash the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     // Session-level lock: concurrent replicas starting together wait here, then find the

@@ -1,4 +1,5 @@
 import type { EnvReader } from '@svc/config';
+import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './client.js';
 import { ensureDatabase } from './ensure-database.js';
 import { migrate } from './migrate.js';
 
@@ -12,11 +13,20 @@ export interface DatabaseConfig {
    * never race a schema change (they would be safe anyway: the migrator takes an advisory lock).
    */
   migrateOnStart: boolean;
+  /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS (createDb's defaults when absent). */
+  timeouts?: DbTimeouts;
 }
 
 export function readDatabaseConfig(env: EnvReader): DatabaseConfig {
   const databaseUrl = env.optionalUrl('DATABASE_URL');
-  return { ...(databaseUrl ? { databaseUrl } : {}), migrateOnStart: env.bool('MIGRATE_ON_START', true) };
+  return {
+    ...(databaseUrl ? { databaseUrl } : {}),
+    migrateOnStart: env.bool('MIGRATE_ON_START', true),
+    timeouts: {
+      connectTimeoutMs: env.int('DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.connectTimeoutMs, { min: 100, max: 120_000 }),
+      statementTimeoutMs: env.int('DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.statementTimeoutMs, { min: 100, max: 600_000 }),
+    },
+  };
 }
 
 export interface PrepareDatabaseOptions extends DatabaseConfig {

@@ -145,3 +145,4 @@ async function acquireServer(): Promise<SharedServer> {
 }
 
 export { freePort } from './free-port.js';
+export { startFaultProxy, type FaultProxy } from './fault-proxy.js';

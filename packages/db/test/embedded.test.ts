@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -86,5 +86,28 @@ test('ensureDatabase creates the main and extra databases once, embedded or thro
     );
   } finally {
     await embedded.stop();
+  }
+});
+
+test('a server that died (killed) reports it, still stops, and starts again with its data', async () => {
+  const dataDir = join(dir, 'postgres');
+  const port = await freePort();
+  const first = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+  const url = first.url('postgres');
+  await sql(url, 'CREATE TABLE kept (value text)');
+  await sql(url, "INSERT INTO kept VALUES ('after a kill')");
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  process.kill(pid, 'SIGKILL');
+  await first.exited;
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = await Promise.race([first.stop().then(() => 'stopped'), new Promise((r) => (timer = setTimeout(() => r('hung'), 5000)))]);
+  clearTimeout(timer);
+  expect(stopped).toBe('stopped');
+
+  const second = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+  try {
+    expect(await sql(url, 'SELECT value FROM kept')).toEqual([{ value: 'after a kill' }]);
+  } finally {
+    await second.stop();
   }
 });

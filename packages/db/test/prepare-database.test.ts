@@ -21,12 +21,18 @@ describe('prepareDatabase', () => {
   });
   afterAll(() => server.stop());
 
-  it('reads DATABASE_URL and MIGRATE_ON_START (default true)', () => {
-    expect(readDatabaseConfig(new EnvReader({}))).toEqual({ migrateOnStart: true });
-    expect(readDatabaseConfig(new EnvReader({ DATABASE_URL: 'postgres://u@h/db', MIGRATE_ON_START: 'false' }))).toEqual({
+  it('reads DATABASE_URL, MIGRATE_ON_START (default true) and the database timeouts', () => {
+    expect(readDatabaseConfig(new EnvReader({}))).toEqual({ migrateOnStart: true, timeouts: { connectTimeoutMs: 5000, statementTimeoutMs: 10_000 } });
+    expect(
+      readDatabaseConfig(new EnvReader({ DATABASE_URL: 'postgres://u@h/db', MIGRATE_ON_START: 'false', DB_CONNECT_TIMEOUT_MS: '800', DB_STATEMENT_TIMEOUT_MS: '2500' })),
+    ).toEqual({
       databaseUrl: 'postgres://u@h/db',
       migrateOnStart: false,
+      timeouts: { connectTimeoutMs: 800, statementTimeoutMs: 2500 },
     });
+    const bad = new EnvReader({ DB_STATEMENT_TIMEOUT_MS: '0' });
+    readDatabaseConfig(bad);
+    expect(() => bad.done()).toThrow(/DB_STATEMENT_TIMEOUT_MS/);
   });
 
   it('applies the migrations only when MIGRATE_ON_START allows', async () => {

@@ -11,10 +11,13 @@ export interface ErrorLogger {
 
 export const GENERIC_ERROR_MSG = 'Something went wrong';
 
+/** Recognises errors of a dependency (e.g. @svc/db's outage) that deserve their own code. */
+export type ErrorClassifier = (err: unknown) => AppError | undefined;
+
 /** Turns anything thrown into the envelope; a 500 never leaks its detail. */
-export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
+export function errorHandler(logger: ErrorLogger, classify?: ErrorClassifier): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const appError = toAppError(err);
+    const appError = (!(err instanceof AppError) && classify?.(err)) || toAppError(err);
     if (appError.status >= 500) {
       logger.error('request failed', {
         request_id: res.locals.requestId,

@@ -2,7 +2,7 @@ import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
-import { errorHandler, notFoundHandler, success } from '@svc/envelope';
+import { errorHandler, notFoundHandler, success, type ErrorClassifier } from '@svc/envelope';
 import type { Registry } from 'prom-client';
 import { infraRoutes, type ReadinessCheck } from './infra-routes.js';
 import { createLogger, type Logger } from './logger.js';
@@ -28,6 +28,8 @@ export interface ServiceAppOptions {
   beforeRoutes?: (app: Express) => void;
   /** Replaces the documentation UI's document list (the gateway merges its upstreams'). */
   docsUrls?: { url: string; name: string }[];
+  /** Maps errors of a dependency to their own code before the generic 500 (apps with a database: @svc/db's databaseUnavailableError). */
+  classifyError?: ErrorClassifier;
 }
 
 export interface ServiceApp {
@@ -76,7 +78,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use('/docs', swaggerUi.serveFiles(openapi), ui);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, options.classifyError));
   return { app, openapi, logger, metrics: metrics.registry };
 }
 

@@ -304,7 +304,8 @@ export class SvcWallet {
   }
 
   /**
-   * After a node's data loss (user/check: UNRECOVERABLE_DATA_LOSS): the lost nodes' shares are
+   * After a node's data loss (user/check: UNRECOVERABLE_DATA_LOSS), or for a backup a node never
+   * got (reason MISSING_NODE_BACKUP: that node answers NOT_REGISTERED): the lost nodes' shares are
    * re-created from t healthy ones at the same x (the healthy shares stay valid), registered
    * with reshare, and reported with user/reshare. Needs a sign-in made after the node came
    * back (its commit table was lost with the data). Returns the healed node names.
@@ -312,7 +313,10 @@ export class SvcWallet {
   async heal(): Promise<string[]> {
     const id = this.requireIdSession();
     const check = await this.checkNodes();
-    const lost = check.keyshare_node_meta.nodes.filter((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS').map((n) => n.name);
+    const missing = check.reshare_reasons?.includes('MISSING_NODE_BACKUP') ?? false;
+    const lost = check.keyshare_node_meta.nodes
+      .filter((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS' || (missing && n.wallet_status === 'NOT_REGISTERED' && n.node_status === 'ONLINE'))
+      .map((n) => n.name);
     if (lost.length === 0) return [];
     const notCommitted = lost.filter((name) => !id.nodes.some((n) => n.name === name));
     if (notCommitted.length > 0) throw new SvcError('NOT_SIGNED_IN', `sign in again: the ID token is not committed to ${notCommitted.join(', ')}`);

@@ -135,7 +135,7 @@ export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keysha
       } finally {
         for (const c of checked) c.seedPart.fill(0);
       }
-      await deps.keyshare.markRegistered(walletIds);
+      await deps.keyshare.recordConfirmedBackups(checked.map((c, i) => ({ id: walletIds[i]!, curve: c.curve, publicKey: c.publicKey })));
       const user = await deps.users.byId(userId);
       if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
       return signInResult(deps.jwt, user);

@@ -45,6 +45,15 @@ function combine(statuses: WalletStatus[]): WalletStatus {
   return statuses.length > 0 && statuses.every((s) => s === 'ACTIVE') ? 'ACTIVE' : 'NOT_REGISTERED';
 }
 
+/**
+ * reshare_reasons: UNRECOVERABLE_NODE_DATA_LOSS is the spec's; MISSING_NODE_BACKUP is ours: a
+ * node that answers it holds no share of an existing wallet and never confirmed one (it was
+ * down at keygen, or was added later). Both are repaired the same way (heal, then user/reshare).
+ */
+export type ReshareReason = 'UNRECOVERABLE_NODE_DATA_LOSS' | 'MISSING_NODE_BACKUP';
+
+type Wallet = { id: string; curve: 'ed25519' | 'secp256k1'; publicKey: string };
+
 const sameEndpoint = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 /** Key share node registry and per-wallet node statuses (docs/keyshare.md, "Main API"). */
@@ -70,38 +79,56 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, options: 
       const recordedOf = (walletId: string, nodeId: string): WalletStatus =>
         recorded.find((s) => s.walletId === walletId && s.nodeId === nodeId)?.status ?? 'NOT_REGISTERED';
 
+      const missing = new Set<string>();
       const metaNodes = await Promise.all(
         nodes.map(async (node): Promise<KeyshareNodeMeta> => {
           const answers = await Promise.all(wallets.map((w) => probe(node, { curve: w.curve, publicKey: w.publicKey })));
           const statuses = wallets.map((w, i) => walletStatusOf(recordedOf(w.id, node.id), answers[i]));
           const lostNow = wallets.filter((w, i) => statuses[i] === 'UNRECOVERABLE_DATA_LOSS' && recordedOf(w.id, node.id) !== 'UNRECOVERABLE_DATA_LOSS');
           if (lostNow.length) await repo.setStatuses(lostNow.map((w) => w.id), [node.id], 'UNRECOVERABLE_DATA_LOSS');
+          // A node now confirming a share nothing recorded (backed up after keygen) is recorded, so a later loss shows.
+          const confirmedNow = wallets.filter((w, i) => answers[i] === true && recordedOf(w.id, node.id) === 'NOT_REGISTERED');
+          if (confirmedNow.length) await repo.setStatuses(confirmedNow.map((w) => w.id), [node.id], 'ACTIVE');
+          if (wallets.some((w, i) => answers[i] === false && statuses[i] === 'NOT_REGISTERED')) missing.add(node.name);
           const reachable = answers.every((a) => a !== undefined);
           return { name: node.name, endpoint: node.endpoint, wallet_status: combine(statuses), node_status: reachable ? 'ONLINE' : 'UNREACHABLE' };
         }),
       );
-      const lost = metaNodes.some((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS');
+      const reasons: ReshareReason[] = [];
+      if (metaNodes.some((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS')) reasons.push('UNRECOVERABLE_NODE_DATA_LOSS');
+      if (missing.size > 0) reasons.push('MISSING_NODE_BACKUP');
       // Only nodes that answered just now and hold every share count: a down node cannot serve a recovery.
       const active = metaNodes.filter((n) => n.wallet_status === 'ACTIVE' && n.node_status === 'ONLINE').length;
       return {
         keyshare_node_meta: { threshold, nodes: metaNodes },
-        needs_reshare: lost,
-        ...(lost ? { reshare_reasons: ['UNRECOVERABLE_NODE_DATA_LOSS'] } : {}),
+        needs_reshare: reasons.length > 0,
+        ...(reasons.length > 0 ? { reshare_reasons: reasons } : {}),
         active_nodes_below_threshold: active < threshold,
       };
     },
 
-    /** At keygen the client registers its seed part shares on every listed node. */
-    async markRegistered(walletIds: string[]): Promise<void> {
+    /**
+     * At keygen (the client has registered its seed part shares on the nodes just before):
+     * asks every active node, in parallel, and records ACTIVE only where the node confirms it
+     * holds the share. A node that was down or refused stays NOT_REGISTERED, which user/check
+     * reports as a missing backup.
+     */
+    async recordConfirmedBackups(wallets: Wallet[]): Promise<void> {
       const nodes = await repo.activeNodes();
-      await repo.setStatuses(walletIds, nodes.map((n) => n.id), 'ACTIVE');
+      await Promise.all(
+        nodes.map(async (node) => {
+          const answers = await Promise.all(wallets.map((w) => probe(node, { curve: w.curve, publicKey: w.publicKey })));
+          const confirmed = wallets.filter((_, i) => answers[i] === true).map((w) => w.id);
+          if (confirmed.length) await repo.setStatuses(confirmed, [node.id], 'ACTIVE');
+        }),
+      );
     },
 
     /**
      * user/reshare: each named node must be a registered active node (same endpoint) and must
      * answer that it now holds the wallet's share; only then are they all marked ACTIVE.
      */
-    async confirmReshare(wallet: { id: string; curve: 'ed25519' | 'secp256k1'; publicKey: string }, reshared: ResharedKeyShare[]): Promise<void> {
+    async confirmReshare(wallet: Wallet, reshared: ResharedKeyShare[]): Promise<void> {
       const nodes = await repo.activeNodes();
       const named: NodeRow[] = [];
       for (const entry of reshared) {

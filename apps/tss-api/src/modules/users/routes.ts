@@ -30,7 +30,7 @@ const CHECK_SCHEMA = {
       },
     },
     needs_reshare: { type: 'boolean' },
-    reshare_reasons: { type: 'array', items: { type: 'string', enum: ['UNRECOVERABLE_NODE_DATA_LOSS'] } },
+    reshare_reasons: { type: 'array', items: { type: 'string', enum: ['UNRECOVERABLE_NODE_DATA_LOSS', 'MISSING_NODE_BACKUP'] } },
     active_nodes_below_threshold: { type: 'boolean' },
   },
 };

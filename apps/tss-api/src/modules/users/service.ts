@@ -1,5 +1,5 @@
 import type { ServiceJwt, VerifiedIdentity } from '@svc/auth';
-import type { AuthType } from '@svc/db';
+import { databaseUnavailableError, type AuthType } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { KeyshareCheck, KeyshareService } from '../keyshare/service.js';
 import type { UsersRepo } from './repo.js';
@@ -41,7 +41,8 @@ export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: Se
       try {
         users = await repo.byEmail(email.trim().toLowerCase(), authType);
       } catch (cause) {
-        throw new AppError('UNKNOWN_ERROR', 'Failed to get user', { cause });
+        // An outage keeps its own retryable answer (503); anything else is the spec's message.
+        throw databaseUnavailableError(cause) ?? new AppError('UNKNOWN_ERROR', 'Failed to get user', { cause });
       }
       const user = users[0];
       const meta = await keyshare.checkWallets(user ? user.wallets.map((w) => w.id) : null);
