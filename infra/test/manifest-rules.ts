@@ -3,7 +3,7 @@
  * (empty = fine), so a test can show all of them at once and the rules themselves can be
  * tested on objects that break them.
  */
-import { idOf, type K8sObject } from './kustomize.js';
+import { idOf, type K8sObject } from '../scripts/kustomize.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {});

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { K8S_DIR, idOf, render, type K8sObject } from './kustomize.js';
+import { K8S_DIR, idOf, render, type K8sObject } from '../scripts/kustomize.js';
 import {
   checkNetworkPolicies,
   checkNoInlineSecrets,
@@ -74,11 +74,14 @@ describe.each(OVERLAYS)('%s', (overlay) => {
       expect(find(objects, 'Service', `keyshare-node-${n}`)).toBeDefined();
       expect(find(objects, 'Ingress', `keyshare-node-${n}`)).toBeDefined();
     }
-    // tss-api is told where the nodes are, by the Services that exist.
+    // tss-api is told where the nodes are by their public URLs: it hands them to clients
+    // (keyshare_node_meta), who reach the nodes through their Ingress hosts.
     const nodesVar = String((find(objects, 'ConfigMap', 'tss-api-config')?.data as Record<string, string>).KEYSHARE_NODES);
-    for (const entry of nodesVar.split(',')) {
-      const host = new URL(entry.split('=')[1]!).hostname;
-      expect(find(objects, 'Service', host)).toBeDefined();
+    const entries = Object.fromEntries(nodesVar.split(',').map((e) => [e.split('=')[0]!, e.split('=')[1]!]));
+    expect(Object.keys(entries).sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    for (let n = 1; n <= 3; n++) {
+      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith(`keyshare-node-config-${n}-`))?.data as Record<string, string>;
+      expect(entries[`node-${n}`]).toBe(config.PUBLIC_URL);
     }
   });
 

@@ -11,8 +11,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
-import type { K8sObject } from './kustomize.js';
-import { idOf } from './kustomize.js';
+import type { K8sObject } from '../scripts/kustomize.js';
+import { idOf } from '../scripts/kustomize.js';
 
 interface ModelClass {
   new (data: unknown): { validate(): void };

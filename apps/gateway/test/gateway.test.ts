@@ -42,6 +42,19 @@ describe('gateway', () => {
     expect(admin.body.data.path).toBe('/svc_admin/v1/user/login');
   });
 
+  it('keeps connections to an upstream alive: sequential calls share one connection', async () => {
+    const app = gateway();
+    let connections = 0;
+    const count = () => void connections++;
+    upstream.server.on('connection', count);
+    try {
+      for (let i = 0; i < 5; i++) expect((await request(app).post('/tss/v1/user/check').send({ i })).body.data.body).toEqual({ i });
+    } finally {
+      upstream.server.off('connection', count);
+    }
+    expect(connections).toBe(1);
+  });
+
   it('answers 503 in the envelope when an upstream is down', async () => {
     const res = await request(gateway()).post('/customer_dashboard/v1/customer/info');
     expect(res.status).toBe(503);

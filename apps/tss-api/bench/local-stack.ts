@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { issueApiKey } from '@svc/auth';
 import { startOidcIssuer } from '@svc/auth/testing';
@@ -7,6 +8,8 @@ import { generateShareKey } from '@svc/share-cipher';
 
 export interface LocalStack {
   url: string;
+  /** Process ids of the gateway and tss-api, for their CPU time (processCpuMs). */
+  pids: { gateway: number; tss: number };
   apiKey: string;
   idToken: string;
   stop(): Promise<void>;
@@ -61,6 +64,7 @@ export async function startLocalStack(): Promise<LocalStack> {
   );
   return {
     url: `http://127.0.0.1:${gatewayPort}`,
+    pids: { gateway: gateway.pid!, tss: tss.pid! },
     apiKey: issued.key,
     idToken: await issuer.issue({ sub: `bench-${Date.now()}`, email: 'bench@example.com' }, { expiresIn: 3600 }),
     async stop() {
@@ -73,3 +77,12 @@ export async function startLocalStack(): Promise<LocalStack> {
     },
   };
 }
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; 10 ms ticks). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted from after the command name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;

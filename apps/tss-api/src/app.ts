@@ -70,7 +70,7 @@ export function createApp(deps: TssApiDeps): TssApi {
       ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
       : {}),
   });
-  const guards = createGuards({ apiKeys: apiKeyRepo(db), jwt, verifier, logger });
+  const guards = createGuards({ apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }), jwt, verifier, logger });
 
   const users = usersRepo(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);

@@ -41,6 +41,11 @@ export interface TssApiConfig {
   /** Social and OIDC providers (the email provider is added by the app from emailLogin). */
   providers: Omit<IdTokenProvidersConfig, 'email'>;
   tssSessionTtlSeconds: number;
+  /**
+   * API_KEY_CACHE_SECONDS: how long a replica reuses an API key lookup (default 5, 0 = off); a
+   * revoked key or suspended customer is refused by every replica at most this long afterwards.
+   */
+  apiKeyCacheSeconds: number;
   /** How often each replica ends sessions left ACTIVE past their TTL (TSS_SESSION_SWEEP_SECONDS). */
   tssSessionSweepSeconds: number;
   /** Two-party ECDSA pools (docs/api/tss-ecdsa.md). */
@@ -136,6 +141,7 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     },
     providers,
     tssSessionTtlSeconds: env.int('TSS_SESSION_TTL_SECONDS', 300, { min: 5, max: 86_400 }),
+    apiKeyCacheSeconds: env.int('API_KEY_CACHE_SECONDS', 5, { min: 0, max: 60 }),
     tssSessionSweepSeconds: env.int('TSS_SESSION_SWEEP_SECONDS', 60, { min: 1, max: 3_600 }),
     ecdsa: (() => {
       const presignaturePoolMax = env.int('ECDSA_PRESIGNATURE_POOL_MAX', 100, { min: 1, max: 10_000 });

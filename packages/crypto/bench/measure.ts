@@ -36,6 +36,34 @@ export function measure<S>(name: string, op: (state: S) => unknown, setup: () =>
 export function printTable(title: string, rows: Measurement[]): void {
   console.log(`\n${title}`);
   for (const r of rows) {
-    console.log(`  ${r.name.padEnd(34)} ${r.opsPerSec.toFixed(0).padStart(8)} ops/s   ${(r.cpuUsPerOp / 1000).toFixed(3).padStart(8)} ms CPU/op   (${r.ops} ops)`);
+    console.log(`  ${r.name.padEnd(46)} ${r.opsPerSec.toFixed(0).padStart(8)} ops/s   ${(r.cpuUsPerOp / 1000).toFixed(3).padStart(8)} ms CPU/op   (${r.ops} ops)`);
   }
+}
+
+/**
+ * CPU of `op` / CPU of `baseline`, measured in alternating batches for about `ms` of wall time,
+ * so that load from other processes drifting during the run weighs on both sides alike.
+ */
+export function cpuRatio<S>(op: (state: S) => unknown, setup: () => S, baseline: () => unknown, ms = 2000): { ratio: number; opUs: number; baseUs: number } {
+  const cpuOf = (f: () => void) => {
+    const c0 = process.cpuUsage();
+    f();
+    const c = process.cpuUsage(c0);
+    return c.user + c.system;
+  };
+  for (let i = 0; i < 10; i++) {
+    op(setup());
+    baseline();
+  }
+  let opCpu = 0, baseCpu = 0, opN = 0, baseN = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    const states = Array.from({ length: 10 }, setup);
+    opCpu += cpuOf(() => states.forEach(op));
+    opN += states.length;
+    baseCpu += cpuOf(() => { for (let i = 0; i < 10; i++) baseline(); });
+    baseN += 10;
+  }
+  const opUs = opCpu / opN, baseUs = baseCpu / baseN;
+  return { ratio: opUs / baseUs, opUs, baseUs };
 }

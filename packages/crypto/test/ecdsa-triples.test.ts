@@ -112,6 +112,28 @@ const on = (type: string, f: (m: Record<string, unknown>) => void): Tamper => (t
 const bumpProof = (p: string) => p.slice(0, 64) + setBlobScalar(p.slice(64), 0, BigInt('0x' + p.slice(64)) + 1n);
 const otherPoint = G.multiply(12345n).toHex(true);
 
+describe('batched share checks name the triple at fault', () => {
+  const abortOf = (tamper: Tamper) => {
+    try {
+      runTriples(3, tamper);
+    } catch (e) {
+      return e as CryptoError;
+    }
+    throw new Error('no abort');
+  };
+  test.each([
+    ['triples/2', 'shares_e', 2, 'E(2)'],
+    ['triples/2', 'shares_f', 1, 'F(2)'],
+    ['triples/3', 'shares_c', 2, 'L(2)'],
+    ['triples/2-reply', 'shares_c', 1, 'L(1)'],
+  ])('%s %s of triple %i', (type, field, k, what) => {
+    const err = abortOf(on(type, (m) => (m[field] = setBlobScalar(m[field] as string, k, blobScalar(m[field] as string, k) + 1n))));
+    expect(err).toMatchObject({ code: 'INVALID_SHARE' });
+    expect(err.message).toContain(what);
+    expect(err.message).toContain(`(triple ${k})`);
+  });
+});
+
 describe('triple generation checks, at the server (culprit: client = 1)', () => {
   test('Confirm equality', () => expectAbort(on('triples/2', (m) => (m.confirmation = 'ab'.repeat(32))), 'CHECK_FAILED', 1));
   test('L_1(0) = 0', () => expectAbort(on('triples/2', (m) => ((m.big_l as string[][])[0]![0] = otherPoint)), 'CHECK_FAILED', 1));

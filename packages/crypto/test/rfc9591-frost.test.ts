@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ed25519, ed25519_FROST } from '@noble/curves/ed25519.js';
 import { bytesToHex, hexToBytes } from '@noble/curves/utils.js';
+import { frostEd25519 } from '../src/index.js';
 
 // RFC 9591 Appendix E.1, FROST(Ed25519, SHA-512), 2-of-3 with signers 1 and 3, used as
 // published (see _source in the JSON). Every expected value below comes from the file.
@@ -28,17 +29,16 @@ const vectors = JSON.parse(readFileSync(new URL('./vectors/rfc9591-frost-ed25519
   final_output: { sig: string };
 };
 
-const frost = ed25519_FROST;
 const { inputs } = vectors;
 const signers = { min: Number(vectors.config.MIN_PARTICIPANTS), max: Number(vectors.config.MAX_PARTICIPANTS) };
-const id = (n: number) => frost.Identifier.fromNumber(n);
+const id = (n: number) => ed25519_FROST.Identifier.fromNumber(n);
 const msg = hexToBytes(inputs.message);
 const shareOf = (n: number) => {
   const s = inputs.participant_shares.find((p) => p.identifier === n);
   if (!s) throw new Error(`vector has no share ${n}`);
   return { identifier: id(n), signingShare: hexToBytes(s.participant_share) };
 };
-const Fn = frost.utils.Fn;
+const Fn = ed25519_FROST.utils.Fn;
 // Public package from the vector's inputs: VSS commitments to the published polynomial and the
 // verifying shares of the published participant shares.
 const pub = {
@@ -64,7 +64,11 @@ const replay = (...chunks: string[]) => {
   };
 };
 
-describe('RFC 9591 E.1 FROST(Ed25519, SHA-512)', () => {
+describe.each([
+  ['noble ed25519_FROST', ed25519_FROST],
+  // The instance @svc/crypto signs with: createFROST without the duplicated hook, cached point checks.
+  ['@svc/crypto frostEd25519 (createFROST, point cache)', frostEd25519.frost],
+])('RFC 9591 E.1 FROST(Ed25519, SHA-512) with %s', (_name, frost) => {
   test('group public key is the group secret key times G', () => {
     expect(bytesToHex(ed25519.Point.BASE.multiply(Fn.fromBytes(hexToBytes(inputs.group_secret_key))).toBytes())).toBe(inputs.group_public_key);
     expect(bytesToHex(pub.commitments[0] as Uint8Array)).toBe(inputs.group_public_key);

@@ -21,6 +21,8 @@ export const requestId: RequestHandler = (req, res, next) => {
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    // winston formats a line before its level filter drops it: skip the work when info is off.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -12,10 +12,21 @@ export interface RunningServer {
 
 export const DEFAULT_GRACE_MS = 10_000;
 
+/**
+ * How long an idle keep-alive connection stays open (Node's default is 5 s). A client that reuses
+ * a connection at the moment the server closes it gets a reset (a failed upload, for a large
+ * body): the gateway's pool drops idle upstream sockets after 15 s (apps/gateway/src/proxy.ts),
+ * far from this, and load balancers' idle timeouts (typically 60 s) stay below it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.on('clientError', answerClientError);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Must exceed keepAliveTimeout, or a reused connection can time out waiting for headers.
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();

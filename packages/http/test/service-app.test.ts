@@ -4,8 +4,8 @@ import { AppError } from '@svc/envelope';
 import { captureLogger } from './support/capture-logger.js';
 import { createServiceApp, defineRoute, field, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
 
-function build(ready?: () => Promise<void>) {
-  const { logger, lines } = captureLogger();
+function build(ready?: () => Promise<void>, level?: string) {
+  const { logger, lines } = captureLogger(level);
   const routes = [
     defineRoute({
       method: 'post',
@@ -124,6 +124,12 @@ describe('createServiceApp', () => {
     const line = lines.find((l) => l.message === 'request');
     expect(line).toMatchObject({ method: 'POST', path: '/v1/echo', route: '/v1/echo', status: 200 });
     expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it('writes no request line when the level is above info', async () => {
+    const { app, lines } = build(undefined, 'warn');
+    await request(app).post('/v1/echo').send({ email: 'a@example.com' });
+    expect(lines.filter((l) => l.message === 'request')).toEqual([]);
   });
 
   it('serves /health, /ready and /metrics', async () => {

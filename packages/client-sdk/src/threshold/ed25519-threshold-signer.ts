@@ -4,7 +4,6 @@ import {
   signRound1ClientEd25519,
   signRound2ClientEd25519,
   toHex,
-  verifyEd25519,
   type KeyPackage,
   type PublicKeyPackage,
   type SigningCommitments,
@@ -70,8 +69,10 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
         signatureShare0: share,
         signatureShare1,
       });
-      // aggregate verifies already; this is the spec's cli_verify, against the device's key.
-      if (!verifyEd25519(signature, message, this.publicKey)) throw new SvcError('PROTOCOL_ERROR', 'the aggregated signature does not verify');
+      // No second verification (spec cli_verify): aggregateEd25519 returns only a signature that
+      // passed noble's cofactored RFC 8032 check against publicKeyPackage.verifyingKey — the
+      // device's own key, which is this.publicKey — with R (never the identity) and z exactly as
+      // returned; verifying the same bytes under the same key again cannot change the answer.
       return signature;
     } catch (err) {
       throw asSvcError(err, 'round2 signature_share0 refused');

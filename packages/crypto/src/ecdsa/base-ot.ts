@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { type Pt, mulG, mulSecret, randomScalar } from './group.js';
+import { type Pt, mulG, mulSecret, randomScalar, withTable } from './group.js';
 import { u32 } from './transcript.js';
 
 /*
@@ -44,6 +44,7 @@ export function baseOtSenderKeys(y: bigint, Y: Pt, X: readonly Pt[], sid: Uint8A
 export function baseOtReceive(Y: Pt, sid: Uint8Array): { delta: Uint8Array; X: Uint8Array[]; keys: Uint8Array[] } {
   const delta = randomBytes(BASE_OTS / 8);
   const Yb = Y.toBytes(true);
+  const Yt = withTable(Y); // 128 constant-time multiplications with this one base
   const X: Uint8Array[] = [];
   const keys: Uint8Array[] = [];
   for (let i = 0; i < BASE_OTS; i++) {
@@ -56,7 +57,7 @@ export function baseOtReceive(Y: Pt, sid: Uint8Array): { delta: Uint8Array; X: U
     const Xi = new Uint8Array(33);
     for (let k = 0; k < 33; k++) Xi[k] = a[k]! ^ ((a[k]! ^ b[k]!) & mask);
     X.push(Xi);
-    keys.push(keyHash(sid, i, Yb, Xi, mulSecret(Y, x)));
+    keys.push(keyHash(sid, i, Yb, Xi, mulSecret(Yt, x)));
   }
   return { delta, X, keys };
 }

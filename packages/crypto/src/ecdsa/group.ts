@@ -1,3 +1,4 @@
+import { mulAddUnsafe } from '@noble/curves/abstract/curve.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE, randomBytes } from '@noble/curves/utils.js';
 
@@ -25,6 +26,40 @@ export function randomScalar(): bigint {
 /** s·G on noble's precomputed base table; 0 gives the identity (noble's multiply rejects 0). */
 export function mulG(s: bigint): Pt {
   return s === 0n ? Point.ZERO : G.multiply(s);
+}
+
+/** s·G for a public s (an opened value): variable time on noble's base table. */
+export function mulGPublic(s: bigint): Pt {
+  return G.multiplyUnsafe(Fn.create(s));
+}
+
+/**
+ * Whether P_k = s_k·G for every k, for secret s_k and public P_k, with one constant-time
+ * multiplication instead of one per k: Σ r_k·P_k = (Σ r_k·s_k)·G for fresh random 128-bit r_k.
+ * The left side has only public inputs (the points, and r_k chosen after the peer committed to
+ * everything), so it is a variable-time multi-scalar multiplication. If some P_j ≠ s_j·G, the
+ * difference is a non-zero element of a prime-order group and the sums agree for at most one
+ * value of r_j mod n: the batch passes with probability <= 2^-128. Returns the index of the first
+ * k that fails (each re-checked on its own, only after the batch failed), or -1.
+ */
+export function firstFailingBaseCheck(points: readonly Pt[], secrets: readonly bigint[]): number {
+  if (points.length !== secrets.length) throw new RangeError('points and secrets differ in length');
+  if (points.length === 0) return -1;
+  const r = points.map(() => bytesToNumberBE(randomBytes(16)) + 1n);
+  const lhs = mulAddUnsafe(Point, [...points], r);
+  const sum = secrets.reduce((acc, s, k) => Fn.add(acc, Fn.mul(r[k]!, s)), 0n);
+  if (lhs.equals(mulG(sum))) return -1;
+  return points.findIndex((p, k) => !p.equals(mulG(secrets[k]!)));
+}
+
+/**
+ * A copy of a public point with a window table, for many constant-time multiplications by
+ * secret scalars with the same base (the base-OT receiver's x_i·Y): noble's table is built once
+ * (about 20 plain multiplications' worth) and each multiplication then costs a fraction of an
+ * untabled constant-time one. The multiplication stays noble's constant-time, blinded path.
+ */
+export function withTable(p: Pt, windowBits = 6): Pt {
+  return Point.fromAffine(p.toAffine()).precompute(windowBits, false);
 }
 
 /** Constant-time-in-noble's-sense s·P for a secret s. */

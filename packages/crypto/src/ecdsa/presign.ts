@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { CryptoError } from '../errors.js';
 
-import { Fn, type Pt, lagrangeAtZero, mulG, mulPublic } from './group.js';
+import { Fn, type Pt, lagrangeAtZero, mulGPublic, mulPublic } from './group.js';
 import { type EcdsaKeyShare, readKeyShare } from './key-share.js';
 import { type Presignature, makePresignature } from './presignature.js';
 import { type ProtocolState, type StepResult, checkState, newState, runStep } from './state.js';
@@ -163,7 +163,8 @@ function checkE(items: Item[], theirs: bigint[], peer: number): bigint[] {
   return items.map((it, m) => {
     if (theirs[m] === 0n) throw new CryptoError('CHECK_FAILED', `e' of the peer is zero (presignature ${m})`, [peer]);
     const e = Fn.add(it.ePrime, theirs[m]!);
-    if (e === 0n || !mulG(e).equals(it.E)) throw new CryptoError('CHECK_FAILED', `e·G ≠ E: triple0 is inconsistent (presignature ${m})`, [peer]);
+    // e is the opened sum e'_1 + e'_2, public: a variable-time multiplication is fine.
+    if (e === 0n || !mulGPublic(e).equals(it.E)) throw new CryptoError('CHECK_FAILED', `e·G ≠ E: triple0 is inconsistent (presignature ${m})`, [peer]);
     return e;
   });
 }
@@ -176,8 +177,9 @@ function alphaBeta(id: 1 | 2, x: bigint, it: Item) {
 /** Spec R2 checks and the output (R, k_i, σ_i). */
 function finish(id: 1 | 2, sessionHex: string, s: ReturnType<typeof decodeSecrets>, e: bigint[], alpha: bigint[], beta: bigint[], peer: number): Presignature[] {
   return s.items.map((it, m) => {
-    if (!mulG(alpha[m]!).equals(it.K.add(it.A))) throw new CryptoError('CHECK_FAILED', `α·G ≠ K + A (presignature ${m})`, [peer]);
-    if (!mulG(beta[m]!).equals(s.X.add(it.B))) throw new CryptoError('CHECK_FAILED', `β·G ≠ X + B: key shares or triple1 inconsistent (presignature ${m})`, [peer]);
+    // α and β are the opened sums of both parties' parts, public: variable time is fine.
+    if (!mulGPublic(alpha[m]!).equals(it.K.add(it.A))) throw new CryptoError('CHECK_FAILED', `α·G ≠ K + A (presignature ${m})`, [peer]);
+    if (!mulGPublic(beta[m]!).equals(s.X.add(it.B))) throw new CryptoError('CHECK_FAILED', `β·G ≠ X + B: key shares or triple1 inconsistent (presignature ${m})`, [peer]);
     const R = mulPublic(it.D, Fn.inv(e[m]!));
     const sigma = Fn.add(Fn.sub(Fn.mul(alpha[m]!, s.x), Fn.mul(beta[m]!, it.a)), it.c);
     return makePresignature(id, sessionHex, m, s.publicKey, { R, k: it.k, sigma });

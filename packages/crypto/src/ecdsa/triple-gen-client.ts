@@ -4,7 +4,7 @@ import { CryptoError } from '../errors.js';
 
 import { baseOtSenderKeys, baseOtSenderStart } from './base-ot.js';
 import { commit } from './commit.js';
-import { Fn, type Pt, mulG, mulSecret } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck, mulG, mulSecret } from './group.js';
 import { type MulReceiverState, mulReceiverFinish, mulReceiverRound } from './multiplication.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
 import { proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
@@ -185,6 +185,8 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
   const myCHatProofs = [];
   const sharesToServer: bigint[] = [];
   const triples: Triple[] = [];
+  const L1s: Pt[] = [];
+  const cs: bigint[] = [];
   for (let k = 0; k < count; k++) {
     if (!verifyDlog(tr.fork('dlog2', SERVER_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!)) throw fail('INVALID_PROOF', `dlog proof of Ĉ_2 fails (triple ${k})`);
     const CHat = mulG(l0[k]!);
@@ -196,10 +198,14 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
     L[0] = CHat.add(r4.CHat[k]!);
     if (!L[0].equals(C[k]!)) throw fail('CHECK_FAILED', `C ≠ L(0): the multiplication result is wrong (triple ${k})`);
     const c = Fn.add(evalScalarPoly(lPoly, CLIENT_ID), r4.sharesC[k]!);
-    if (!evalPointPoly(L, CLIENT_ID).equals(mulG(c))) throw fail('INVALID_SHARE', `L(1) ≠ c_1·G: bad share of c (triple ${k})`);
+    L1s.push(evalPointPoly(L, CLIENT_ID));
+    cs.push(c);
     triples.push(makeTriple(CLIENT_ID, sid, k, { a: a[k]!, b: b[k]!, c, A: E[k]![0]!, B: F[k]![0]!, C: C[k]! }));
   }
   l0.fill(0n);
+  // L(1) = c_1·G for every triple, as one batch (c_1 is this party's secret share).
+  const bad = firstFailingBaseCheck(L1s, cs);
+  if (bad >= 0) throw fail('INVALID_SHARE', `L(1) ≠ c_1·G: bad share of c (triple ${bad})`);
   const digest = triplesDigest(sessionId, triples.map((_, k) => ({ A: E[k]![0]!, B: F[k]![0]!, C: C[k]! })));
   const outgoing: TriplesMsg3 = {
     ...msgHeader('triples/3'),

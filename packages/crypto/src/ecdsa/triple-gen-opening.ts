@@ -1,7 +1,7 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { CryptoError } from '../errors.js';
 import { checkCommitment } from './commit.js';
-import { Fn, type Pt, mulG } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck } from './group.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
 import { verifyDlog } from './proofs.js';
 import { CLIENT_ID, polyCommitBytes } from './triple-gen-common.js';
@@ -54,9 +54,9 @@ export function checkPeerOpening(c: PeerOpeningCheck): { E: Pt[][]; F: Pt[][]; a
   const a = c.polys.e.map((e, k) => Fn.add(evalScalarPoly(e, c.ownId), o.sharesE[k]!));
   const b = c.polys.f.map((f, k) => Fn.add(evalScalarPoly(f, c.ownId), o.sharesF[k]!));
   const i = c.ownId;
-  for (let k = 0; k < c.count; k++) {
-    if (!evalPointPoly(E[k]!, i).equals(mulG(a[k]!))) throw fail('INVALID_SHARE', `E(${i}) ≠ a_${i}·G: bad share of e (triple ${k})`);
-    if (!evalPointPoly(F[k]!, i).equals(mulG(b[k]!))) throw fail('INVALID_SHARE', `F(${i}) ≠ b_${i}·G: bad share of f (triple ${k})`);
-  }
+  // E(i) = a_i·G and F(i) = b_i·G for every triple, as one batch (a_i, b_i are secret shares).
+  const bad = firstFailingBaseCheck([...E.map((p) => evalPointPoly(p, i)), ...F.map((p) => evalPointPoly(p, i))], [...a, ...b]);
+  if (bad >= 0 && bad < c.count) throw fail('INVALID_SHARE', `E(${i}) ≠ a_${i}·G: bad share of e (triple ${bad})`);
+  if (bad >= c.count) throw fail('INVALID_SHARE', `F(${i}) ≠ b_${i}·G: bad share of f (triple ${bad - c.count})`);
   return { E, F, a, b };
 }

@@ -2,7 +2,7 @@ import { CryptoError } from '../errors.js';
 
 import { baseOtReceive } from './base-ot.js';
 import { commit } from './commit.js';
-import { Fn, type Pt, mulG, mulPublic, mulSecret } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck, mulG, mulPublic, mulSecret } from './group.js';
 import { mulSenderRound } from './multiplication.js';
 import { evalScalarPoly } from './polynomial.js';
 import { type Proof, proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
@@ -206,6 +206,8 @@ function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
   const tr = tripleTranscript(sessionId, count, confirmation);
   const triples: Triple[] = [];
   const pubs: { A: Pt; B: Pt; C: Pt }[] = [];
+  const L2s: Pt[] = [];
+  const cs: bigint[] = [];
   for (let k = 0; k < count; k++) {
     const t = keep[k]!;
     const B = decPoint(t.big_b, 'big_b', OWN);
@@ -219,12 +221,15 @@ function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
     const L0 = r4.CHat[k]!.add(decPoint(t.big_c_hat_own, 'big_c_hat_own', OWN));
     if (!L0.equals(C)) throw fail('CHECK_FAILED', `C ≠ L(0): the multiplication result is wrong (triple ${k})`);
     const c = Fn.add(decScalar(t.c_own, 'c_own', OWN), r4.sharesC[k]!);
-    const L2 = L0.add(mulPublic(decPoint(t.big_l1, 'big_l1', OWN), BigInt(SERVER_ID)));
-    if (!L2.equals(mulG(c))) throw fail('INVALID_SHARE', `L(2) ≠ c_2·G: bad share of c (triple ${k})`);
+    L2s.push(L0.add(mulPublic(decPoint(t.big_l1, 'big_l1', OWN), BigInt(SERVER_ID))));
+    cs.push(c);
     const A = decPoint(t.big_a, 'big_a', OWN);
     pubs.push({ A, B, C });
     triples.push(makeTriple(SERVER_ID, sid, k, { a: decScalar(t.a, 'a', OWN), b: decScalar(t.b, 'b', OWN), c, A, B, C }));
   }
+  // L(2) = c_2·G for every triple, as one batch (c_2 is this party's secret share).
+  const bad = firstFailingBaseCheck(L2s, cs);
+  if (bad >= 0) throw fail('INVALID_SHARE', `L(2) ≠ c_2·G: bad share of c (triple ${bad})`);
   const outgoing: TriplesMsg3Reply = { ...msgHeader('triples/3-reply'), session_id: sid, digest: encBytes(triplesDigest(sessionId, pubs)) };
   const done = newState(TRIPLE_GEN_KIND, 'server', 'done', state.step + 1, sid, {});
   delete done.data;

@@ -1,4 +1,4 @@
-import { ed25519_FROST } from '@noble/curves/ed25519.js';
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { bytesToNumberLE } from '@noble/curves/utils.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { randomBytes } from '@noble/hashes/utils.js';
@@ -30,7 +30,7 @@ export function ed25519SeedScalar(seed: Uint8Array): Uint8Array {
   const head = sha512(seed).slice(0, 32);
   head[0] = (head[0] ?? 0) & 248;
   head[31] = ((head[31] ?? 0) & 127) | 64;
-  const { Fn } = ed25519_FROST.utils;
+  const { Fn } = ed25519.Point;
   const scalar = Fn.toBytes(Fn.create(bytesToNumberLE(head)));
   head.fill(0);
   return scalar;

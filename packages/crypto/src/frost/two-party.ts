@@ -15,6 +15,7 @@ import type {
 /** Minimal view of a noble point class: what the 2-of-2 layer needs for validation and checks. */
 export interface SuitePoint<P> {
   BASE: { multiply(n: bigint): P };
+  ZERO: { toBytes(): Uint8Array };
   fromBytes(bytes: Uint8Array): P;
 }
 interface PointOps<P> {
@@ -34,6 +35,16 @@ export interface TwoPartySuite<P extends PointOps<P>> {
   frost: FROST;
   Point: SuitePoint<P>;
   pointBytes: number;
+  /**
+   * Tells the suite's point class (ed25519/checked-point.ts) that an encoding is this party's own
+   * round-1 commitment (nonce·G, in the subgroup by construction), so neither round 2 nor
+   * aggregation repeats its subgroup check.
+   */
+  rememberComputed?: (encoding: Uint8Array) => void;
+  /** Asks the point class to keep a window table for a cached long-lived point (the group key). */
+  precomputeCached?: (encoding: Uint8Array) => void;
+  /** The cache itself, exposed for tests and the benches (size, has). */
+  checked?: { has(encoding: Uint8Array): boolean; readonly size: number };
 }
 
 const IDS: readonly ParticipantId[] = [1, 2];
@@ -47,6 +58,7 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   const { frost, Point, pointBytes } = suite;
   const { Fn } = frost.utils;
   const idHex = (id: ParticipantId) => frost.Identifier.fromNumber(id);
+  const identityBytes = Point.ZERO.toBytes();
 
   /** Decodes a point and rejects non-canonical encodings, identity and small-order points. */
   function parsePoint(bytes: Uint8Array, name: string, culprit?: ParticipantId): P {
@@ -200,6 +212,8 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   function round1(keyPackage: KeyPackage, rng?: RNG): Round1Output {
     assertKeyPackage(keyPackage, 'keyPackage', false);
     const { nonces, commitments } = frost.commit(toNobleSecret(keyPackage), rng);
+    suite.rememberComputed?.(commitments.hiding);
+    suite.rememberComputed?.(commitments.binding);
     return {
       nonces: { hiding: nonces.hiding, binding: nonces.binding },
       commitments: { identifier: keyPackage.identifier, hiding: commitments.hiding, binding: commitments.binding },
@@ -255,8 +269,10 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     const list = commitmentList(args.commitments);
     assertObject(signatureShares, 'signatureShares');
     for (const id of IDS) parseShare(signatureShares[id], id);
+    suite.precomputeCached?.(publicKeyPackage.verifyingKey);
+    let signature: Uint8Array;
     try {
-      return frost.aggregate(toNoblePublic(publicKeyPackage), toNobleCommitments(list), msg, {
+      signature = frost.aggregate(toNoblePublic(publicKeyPackage), toNobleCommitments(list), msg, {
         [idHex(1)]: signatureShares[1],
         [idHex(2)]: signatureShares[2],
       });
@@ -270,6 +286,11 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
       assertPublicKeyPackage(publicKeyPackage, 'publicKeyPackage', true);
       throw new CryptoError('INVALID_SIGNATURE', `aggregation failed: ${(e as Error).message}`);
     }
+    // noble verified z against R and the group key. It does not decode R again, so the one thing
+    // verify() would still refuse is R = identity (RFC 9591 §3.1); refused here, so callers need no
+    // second verification of the returned bytes.
+    if (equalBytes(signature.subarray(0, pointBytes), identityBytes)) throw new CryptoError('INVALID_SIGNATURE', 'aggregated R is the identity');
+    return signature;
   }
 
   function parseShare(share: unknown, id: ParticipantId): void {
@@ -294,5 +315,5 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     }
   }
 
-  return { name: suite.name, parsePoint, parseScalar, deal, checkKeyPackage, round1, round2, aggregate, verify };
+  return { name: suite.name, frost, checked: suite.checked, parsePoint, parseScalar, deal, checkKeyPackage, round1, round2, aggregate, verify };
 }

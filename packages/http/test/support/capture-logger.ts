@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import winston from 'winston';
 
 /** A real winston logger writing into an array, so tests can read what was logged. */
-export function captureLogger() {
+export function captureLogger(level = 'info') {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -10,6 +10,6 @@ export function captureLogger() {
       done();
     },
   });
-  const logger = winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
+  const logger = winston.createLogger({ level, format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
   return { logger, lines };
 }

@@ -1,0 +1,138 @@
+import type { EdwardsPoint, EdwardsPointCons } from '@noble/curves/abstract/edwards.js';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { bytesToHex, hexToBytes } from '@noble/curves/utils.js';
+
+/**
+ * Bounded map from exact 32-byte encodings to their decoded point, holding only encodings whose
+ * point is known to be in the prime-order subgroup.
+ *
+ * Why this is sound: a strict RFC 8032 decode maps an encoding to one point, so "the point of
+ * these bytes is torsion-free" is a property of the bytes alone, and noble points are immutable
+ * (frozen), so the decoded point can be handed out again. The key is the exact encoding (hex of
+ * all 32 bytes, sign bit included): another encoding of the same or a nearby point is a
+ * different key and gets decoded and checked in full. Only two things put a key here: the
+ * subgroup check itself having passed for a point strictly decoded from exactly these bytes, and
+ * {@link addComputed} for a point this process computed as nonce·G (round-1 commitments), which
+ * is in the subgroup by construction. The other checks (on the curve, not the identity,
+ * canonical) are cheap and run on every decode, cached or not.
+ *
+ * Bounded so a stream of distinct valid points costs memory O(limit); the oldest key is dropped
+ * first, and a hit moves a key to the back, so long-lived keys (group keys) stay.
+ */
+export class SubgroupCheckCache {
+  private readonly points = new Map<string, EdwardsPoint>();
+
+  constructor(readonly limit = 4096) {
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  }
+
+  /** The point of exactly these bytes if they passed the subgroup check before, else undefined. */
+  get(encoding: Uint8Array): EdwardsPoint | undefined {
+    const key = bytesToHex(encoding);
+    const p = this.points.get(key);
+    if (p === undefined) return undefined;
+    this.points.delete(key);
+    this.points.set(key, p);
+    return p;
+  }
+
+  has(encoding: Uint8Array): boolean {
+    return this.points.has(bytesToHex(encoding));
+  }
+
+  /** Internal to the point class: `p` was strictly decoded from `encoding` and is torsion-free. */
+  set(encoding: Uint8Array, p: EdwardsPoint): void {
+    const key = bytesToHex(encoding);
+    this.points.delete(key);
+    this.points.set(key, p);
+    if (this.points.size > this.limit) {
+      const oldest = this.points.keys().next().value;
+      if (oldest !== undefined) this.points.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.points.size;
+  }
+
+  clear(): void {
+    this.points.clear();
+  }
+}
+/**
+ * An ed25519 point class for noble's `createFROST` whose strict `fromBytes` remembers, in a
+ * {@link SubgroupCheckCache}, which exact encodings passed the prime-order subgroup check
+ * (`[L]P = 0`, about one variable-base multiplication) and hands out their decoded point again.
+ * noble checks every public point it decodes, on every call, and a signature decodes the same
+ * group key and commitments several times; with this class each distinct encoding pays the
+ * decoding and the check once. Everything else is noble's point: arithmetic results are plain
+ * noble points (no shortcut), and `assertValidity` / `is0` run unchanged on every decode.
+ *
+ * noble freezes its points, so "decoded from these bytes, not yet checked" is kept beside them in
+ * a WeakMap until the point's own subgroup check passes.
+ */
+export function createCheckedPointClass(cache: SubgroupCheckCache) {
+  const NoblePoint: EdwardsPointCons = ed25519.Point;
+  const known = new WeakSet<EdwardsPoint>();
+  const pending = new WeakMap<EdwardsPoint, Uint8Array>();
+  const withTable = new WeakSet<EdwardsPoint>();
+  const wrap = (bytes: Uint8Array, zip215: boolean): EdwardsPoint => {
+    const p = NoblePoint.fromBytes(bytes, zip215);
+    return new CheckedPoint(p.X, p.Y, p.Z, p.T);
+  };
+
+  class CheckedPoint extends NoblePoint {
+    /** Only strict (non-ZIP-215) decoding consults and feeds the cache. */
+    static override fromBytes(bytes: Uint8Array, zip215 = false): EdwardsPoint {
+      if (zip215) return wrap(bytes, true);
+      const hit = cache.get(bytes);
+      if (hit) return hit;
+      const q = wrap(bytes, false);
+      pending.set(q, Uint8Array.from(bytes));
+      return q;
+    }
+
+    static override fromHex(hex: string, zip215 = false): EdwardsPoint {
+      return CheckedPoint.fromBytes(hexToBytes(hex), zip215);
+    }
+
+    override isTorsionFree(): boolean {
+      if (known.has(this)) return true;
+      const ok = super.isTorsionFree();
+      const bytes = pending.get(this);
+      if (ok && bytes) remember(bytes, this);
+      return ok;
+    }
+  }
+
+  function remember(bytes: Uint8Array, p: EdwardsPoint): void {
+    known.add(p);
+    pending.delete(p);
+    cache.set(bytes, p);
+  }
+
+  /**
+   * Records the encoding of a point this process computed as scalar·G (a round-1 commitment: in
+   * the subgroup by construction), so no later decode of it repeats the subgroup check. It is
+   * still strictly decoded here, once.
+   */
+  function rememberComputed(encoding: Uint8Array): void {
+    if (!cache.has(encoding)) remember(Uint8Array.from(encoding), wrap(encoding, false));
+  }
+
+  /**
+   * Gives the cached point of a long-lived key (the group key, multiplied by the challenge in
+   * every aggregation's verification) a width-4 window table: built on its first multiplication
+   * (about ten ed25519.sign of CPU once, ~100 KB, freed with the cache entry), it makes each later
+   * multiplication ~3x cheaper. Does nothing for an encoding that is not cached.
+   */
+  function precomputeCached(encoding: Uint8Array): void {
+    const p = cache.get(encoding);
+    // precompute() drops a point's table and starts over: once per point.
+    if (!p || withTable.has(p)) return;
+    withTable.add(p);
+    p.precompute(4);
+  }
+
+  return { Point: CheckedPoint, rememberComputed, precomputeCached };
+}

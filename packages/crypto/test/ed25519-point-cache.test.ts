@@ -1,0 +1,172 @@
+import { createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { bytesToHex, hexToBytes } from '@noble/curves/utils.js';
+import {
+  createEd25519Suite,
+  createFrostWireCodec,
+  CryptoError,
+  keygenSeedEd25519,
+  SubgroupCheckCache,
+  type SigningCommitments,
+} from '../src/index.js';
+
+// Encodings with known properties (curve25519 facts, not produced by our code); each is
+// re-checked with noble's own point API in the first test.
+const IDENTITY = '0100000000000000000000000000000000000000000000000000000000000000';
+const ORDER_2 = 'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'; // y = -1
+const ORDER_4 = '0000000000000000000000000000000000000000000000000000000000000000'; // y = 0
+const ORDER_8 = '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05';
+const NON_CANONICAL_Y = 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f'; // y = p + 1
+const IDENTITY_NEG_ZERO = '0100000000000000000000000000000000000000000000000000000000000080'; // x = 0 with sign bit 1
+
+const keys = keygenSeedEd25519();
+const msg = new TextEncoder().encode('point cache');
+const P = (hex: string) => ed25519.Point.fromHex(hex);
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof CryptoError ? e.code : `plain Error: ${(e as Error).message}`;
+  }
+  return 'none';
+}
+
+function opensslVerify(publicKey: Uint8Array, m: Uint8Array, sig: Uint8Array): boolean {
+  const der = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey]);
+  return nodeVerify(null, m, createPublicKey({ key: der, format: 'der', type: 'spki' }), sig);
+}
+
+/** One party as in its own process: a suite with its own cache, its wire codec, its key. */
+function party(id: 1 | 2) {
+  const suite = createEd25519Suite();
+  const wire = createFrostWireCodec(suite, 32, 32);
+  const keyPackage = wire.decodeKeyPackage(JSON.parse(JSON.stringify(wire.encodeKeyPackage(id === 1 ? keys.keygen1 : keys.keygen2))));
+  return { suite, wire, keyPackage };
+}
+
+describe('the point encodings used below', () => {
+  test('are what their names say, by noble', () => {
+    expect(P(ORDER_2).multiplyUnsafe(2n).is0()).toBe(true);
+    expect(P(ORDER_4).multiplyUnsafe(4n).is0() && !P(ORDER_4).multiplyUnsafe(2n).is0()).toBe(true);
+    expect(P(ORDER_8).multiplyUnsafe(8n).is0() && !P(ORDER_8).multiplyUnsafe(4n).is0()).toBe(true);
+    expect(() => P(NON_CANONICAL_Y)).toThrow();
+    expect(() => P(IDENTITY_NEG_ZERO)).toThrow();
+  });
+});
+
+describe('subgroup-check cache of the Ed25519 suite', () => {
+  test('a point is checked once, then served from the cache by its exact encoding', () => {
+    const { suite } = party(2);
+    const valid = P(bytesToHex(keys.publicKey)).multiply(7n).toBytes();
+    expect(suite.checked?.has(valid)).toBe(false);
+    suite.parsePoint(valid, 'p');
+    expect(suite.checked?.has(valid)).toBe(true);
+    expect(suite.parsePoint(valid, 'p').equals(P(bytesToHex(valid)))).toBe(true);
+  });
+
+  test("a party's own round-1 commitments are marked as checked; the peer's are not, until decoded", () => {
+    const client = party(1);
+    const server = party(2);
+    const { commitments } = client.suite.round1(client.keyPackage);
+    expect(client.suite.checked?.has(commitments.hiding)).toBe(true);
+    expect(client.suite.checked?.has(commitments.binding)).toBe(true);
+    expect(server.suite.checked?.has(commitments.hiding)).toBe(false);
+    server.wire.decodeSigningCommitments(client.wire.encodeSigningCommitments(commitments));
+    expect(server.suite.checked?.has(commitments.hiding)).toBe(true);
+  });
+
+  // The attack the cache must not open: a valid point is cached, then a commitment whose encoding
+  // is a small-order point, that point plus torsion, or a non-canonical encoding arrives.
+  const cachedThenBad: [string, (valid: Uint8Array) => string][] = [
+    ['identity', () => IDENTITY],
+    ['order 2', () => ORDER_2],
+    ['order 4', () => ORDER_4],
+    ['order 8', () => ORDER_8],
+    ['the cached point plus an order-8 point (torsioned)', (v) => bytesToHex(P(bytesToHex(v)).add(P(ORDER_8)).toBytes())],
+    ['the cached point plus an order-2 point (torsioned)', (v) => bytesToHex(P(bytesToHex(v)).add(P(ORDER_2)).toBytes())],
+    ['non-canonical y = p + 1', () => NON_CANONICAL_Y],
+    ['x = 0 with the sign bit set', () => IDENTITY_NEG_ZERO],
+  ];
+
+  test.each(cachedThenBad)('refuses a commitment point that is %s, right after a valid one was cached', (_name, bad) => {
+    const client = party(1);
+    const server = party(2);
+    const c = client.suite.round1(client.keyPackage).commitments;
+    const ok = server.wire.decodeSigningCommitments(client.wire.encodeSigningCommitments(c));
+    expect(server.suite.checked?.has(ok.hiding)).toBe(true);
+    const badHex = bad(ok.hiding);
+    const tampered = { ...client.wire.encodeSigningCommitments(c), hiding: badHex };
+
+    // The wire decoder (what tss-api and the SDK run on every received commitment).
+    expect(codeOf(() => server.wire.decodeSigningCommitments(tampered))).toBe('INVALID_POINT');
+    // Round 2 handed the point directly (noble's own checks, through the cached point class).
+    const r = server.suite.round1(server.keyPackage);
+    const badCommitment: SigningCommitments = { identifier: 1, hiding: hexToBytes(badHex), binding: c.binding };
+    const err = (() => {
+      try {
+        server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [badCommitment, r.commitments] });
+      } catch (e) {
+        return e as CryptoError;
+      }
+      return undefined;
+    })();
+    expect(err?.code).toBe('INVALID_POINT');
+    expect(err?.culprits).toEqual([1]);
+    // noble's signShare through the suite's point class, bypassing our wrapper's checks.
+    expect(() =>
+      server.suite.frost.signShare(
+        { identifier: server.suite.frost.Identifier.fromNumber(2), signingShare: server.keyPackage.signingShare as Uint8Array<ArrayBuffer> },
+        { signers: { min: 2, max: 2 }, commitments: [server.keyPackage.verifyingKey as Uint8Array<ArrayBuffer>], verifyingShares: {} },
+        server.suite.round1(server.keyPackage).nonces as { hiding: Uint8Array<ArrayBuffer>; binding: Uint8Array<ArrayBuffer> },
+        [
+          { identifier: server.suite.frost.Identifier.fromNumber(1), hiding: hexToBytes(badHex), binding: c.binding as Uint8Array<ArrayBuffer> },
+          { identifier: server.suite.frost.Identifier.fromNumber(2), hiding: r.commitments.hiding as Uint8Array<ArrayBuffer>, binding: r.commitments.binding as Uint8Array<ArrayBuffer> },
+        ],
+        msg,
+      ),
+    ).toThrow();
+    expect(server.suite.checked?.has(hexToBytes(badHex))).toBe(false);
+  });
+
+  test('a torsioned point is refused even when it is cached-adjacent: P cached, P + T8 and -P are different keys', () => {
+    const { suite } = party(2);
+    const p = P(bytesToHex(keys.publicKey)).multiply(11n);
+    suite.parsePoint(p.toBytes(), 'p');
+    expect(codeOf(() => suite.parsePoint(p.add(P(ORDER_8)).toBytes(), 'q'))).toBe('INVALID_POINT');
+    // -P is a different, valid encoding (sign bit): checked on its own and accepted.
+    expect(suite.checked?.has(p.negate().toBytes())).toBe(false);
+    expect(codeOf(() => suite.parsePoint(p.negate().toBytes(), 'q'))).toBe('none');
+  });
+
+  test('is bounded: the oldest encoding goes first, a hit keeps an encoding', () => {
+    const cache = new SubgroupCheckCache(2);
+    const pts = [3n, 5n, 9n].map((k) => ed25519.Point.BASE.multiply(k));
+    cache.set(pts[0]!.toBytes(), pts[0]!);
+    cache.set(pts[1]!.toBytes(), pts[1]!);
+    expect(cache.get(pts[0]!.toBytes())).toBe(pts[0]);
+    cache.set(pts[2]!.toBytes(), pts[2]!);
+    expect(cache.size).toBe(2);
+    expect(cache.has(pts[0]!.toBytes())).toBe(true);
+    expect(cache.has(pts[1]!.toBytes())).toBe(false);
+    expect(() => new SubgroupCheckCache(0)).toThrow(RangeError);
+  });
+
+  test('signatures of two parties with their own caches verify with OpenSSL (node:crypto), many times over', () => {
+    const client = party(1);
+    const server = party(2);
+    const pkp = client.wire.decodePublicKeyPackage(JSON.parse(JSON.stringify(client.wire.encodePublicKeyPackage(keys.publicKeyPackage))));
+    for (let i = 0; i < 5; i++) {
+      const m = new TextEncoder().encode(`message ${i}`);
+      const c = client.suite.round1(client.keyPackage);
+      const s = server.suite.round1(server.keyPackage);
+      const c1 = server.wire.decodeSigningCommitments(client.wire.encodeSigningCommitments(c.commitments));
+      const c0 = client.wire.decodeSigningCommitments(server.wire.encodeSigningCommitments(s.commitments));
+      const share0 = server.suite.round2({ msg: m, keyPackage: server.keyPackage, nonces: s.nonces, commitments: [c1, s.commitments] });
+      const share1 = client.suite.round2({ msg: m, keyPackage: client.keyPackage, nonces: c.nonces, commitments: [c.commitments, c0] });
+      const sig = client.suite.aggregate({ msg: m, publicKeyPackage: pkp, commitments: [c.commitments, c0], signatureShares: { 1: share1, 2: share0 } });
+      expect(opensslVerify(keys.publicKey, m, sig)).toBe(true);
+      expect(opensslVerify(keys.publicKey, new TextEncoder().encode(`other ${i}`), sig)).toBe(false);
+    }
+  });
+});
