@@ -188,7 +188,10 @@ describe('configuration', () => {
       /JWT_EXPIRES_IN must be seconds[\s\S]*PORT must be an integer[\s\S]*JWT_SECRET must be at least 32/,
     );
     expect(loadConfig({ JWT_SECRET }).port).toBe(4220);
-    expect(loadConfig({ JWT_SECRET }).jwtExpiresIn).toBe('1h');
+    expect(loadConfig({ JWT_SECRET }).jwtExpiresIn).toBe(3600);
+    // Spec §5/§8 write the lifetime "1H": units in either case.
+    expect(loadConfig({ JWT_SECRET, JWT_EXPIRES_IN: '1H' }).jwtExpiresIn).toBe(3600);
+    expect(loadConfig({ JWT_SECRET, JWT_EXPIRES_IN: '90M' }).jwtExpiresIn).toBe(5400);
   });
 
   it('serves /ready when the database answers', async () => {

@@ -140,6 +140,6 @@ describe('service', () => {
     expect(() => loadConfig({ JWT_SECRET, SMTP_HOST: 'smtp.example.com', SMTP_PORT: '25' })).toThrow('SMTP_PORT must be 587');
     expect(() => loadConfig({ JWT_SECRET, EMAIL_VERIFICATION_EXPIRATION_MINUTES: '0' })).toThrow('EMAIL_VERIFICATION_EXPIRATION_MINUTES');
     const config = loadConfig({ JWT_SECRET, MAIL_SPOOL_DIR: '/tmp/spool' });
-    expect(config).toMatchObject({ port: 4230, jwtExpiresIn: '1h', emailVerificationExpirationMinutes: 5, mail: { devSpoolDir: '/tmp/spool', port: 587 } });
+    expect(config).toMatchObject({ port: 4230, jwtExpiresIn: 3600, emailVerificationExpirationMinutes: 5, mail: { devSpoolDir: '/tmp/spool', port: 587 } });
   });
 });

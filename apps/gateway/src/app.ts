@@ -43,7 +43,9 @@ export function createApp({ config, logger }: GatewayDeps): ServiceApp {
     // No readiness dependency on the upstreams: a gateway that is ready only while every
     // upstream is healthy would take /tss out of service when, say, dashboard-api is down.
     // A down upstream is reported per request instead (503 UPSTREAM_UNAVAILABLE).
-    docsUrls: upstreams.map((u) => ({ name: u.name, url: `/docs/specs/${u.name}` })),
+    // One page, a selector over every service's document (fetched live through the route
+    // above, so it cannot go stale) and the gateway's own last.
+    docsUrls: [...upstreams.map((u) => ({ name: u.name, url: `/docs/specs/${u.name}` })), { name: 'gateway', url: '/docs/openapi.json' }],
     beforeRoutes: (app) => {
       for (const upstream of upstreams) app.use(proxyTo(upstream, config.upstreamTimeoutMs, log));
     },

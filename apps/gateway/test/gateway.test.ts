@@ -109,6 +109,16 @@ describe('gateway', () => {
     expect((await request(app).get('/docs/specs/%zz')).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Malformed percent-encoding in the URL path' });
     const page = await request(app).get('/docs/');
     expect(page.text).toContain('swagger-ui');
+    // The script the page runs lists every service's document, not the gateway's alone.
+    const init = await request(app).get('/docs/swagger-ui-init.js');
+    const urls = /"urls": (\[[\s\S]*?\])/.exec(init.text)?.[1];
+    expect(JSON.parse(urls!)).toEqual([
+      { name: 'tss-api', url: '/docs/specs/tss-api' },
+      { name: 'admin-api', url: '/docs/specs/admin-api' },
+      { name: 'dashboard-api', url: '/docs/specs/dashboard-api' },
+      { name: 'gateway', url: '/docs/openapi.json' },
+    ]);
+    expect(init.text).not.toContain('"swaggerDoc"');
   });
 
   it('fails fast on bad configuration', () => {

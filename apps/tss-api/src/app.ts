@@ -1,10 +1,11 @@
 import { ServiceJwt, createIdTokenVerifier, type IdTokenVerifier } from '@svc/auth';
 import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
-import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
+import { createLogger, createServiceApp, type Logger, type RouteDef, type ServiceApp } from '@svc/http';
 import type { Mailer } from '@svc/mailer';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { TssApiConfig } from './env.js';
 import { createGuards } from './guards.js';
+import { SIGN_PATH, signCompletionRoute } from './modules/sign-completion/routes.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
 import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
@@ -70,7 +71,13 @@ export function createApp(deps: TssApiDeps): TssApi {
       ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
       : {}),
   });
-  const guards = createGuards({ apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }), jwt, verifier, logger });
+  const guards = createGuards({
+    apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }),
+    jwt,
+    verifier,
+    silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds,
+    logger,
+  });
 
   const users = usersRepo(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
@@ -78,8 +85,11 @@ export function createApp(deps: TssApiDeps): TssApi {
   const sessions = sessionsService(sessionRows);
   const ecdsaDeps = { db, steps: stepSessionRepo(db), sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
+  const ed25519Routes = signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards);
+  // POST /tss/v1/sign completes either family (sign-completion); the ECDSA one-call form it wraps is not mounted on its own.
+  const ecdsaRoutes = ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards);
   const routes = [
-    ...userRoutes(usersService(users, keyshare, jwt, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
+    ...userRoutes(usersService(users, keyshare, jwt), guards),
     ...(config.emailLogin.enabled
       ? emailLoginRoutes(
           emailLoginService(emailLoginRepo(db), deps.mailer, deps.emailIdTokens, {
@@ -95,7 +105,7 @@ export function createApp(deps: TssApiDeps): TssApi {
     ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
-    ...signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards),
+    ...ed25519Routes,
     ...ecdsaTriplesRoutes(
       ecdsaTriplesService({
         ...ecdsaDeps,
@@ -109,7 +119,12 @@ export function createApp(deps: TssApiDeps): TssApi {
       guards,
     ),
     ...ecdsaPoolRoutes(db, ecdsaPoolRepo(db), guards),
-    ...ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards),
+    ...ecdsaRoutes.filter((r) => r.path !== SIGN_PATH),
+    signCompletionRoute(
+      { ecdsaOneCall: byPath(ecdsaRoutes, SIGN_PATH), ecdsaStep2: byPath(ecdsaRoutes, '/tss/v1/sign/step2'), ed25519Round2: byPath(ed25519Routes, '/tss/v2/sign_ed25519/round2') },
+      sessionRows,
+      guards,
+    ),
   ];
 
   const service = createServiceApp({
@@ -125,4 +140,10 @@ export function createApp(deps: TssApiDeps): TssApi {
     },
   });
   return { ...service, verifier, jwt, keyshare };
+}
+
+function byPath(routes: RouteDef[], path: string): RouteDef {
+  const route = routes.find((r) => r.path === path);
+  if (!route) throw new Error(`no route ${path}`);
+  return route;
 }

@@ -20,8 +20,8 @@ export interface TssApiConfig {
   publicUrl: string;
   jwt: {
     secret: string;
-    /** JWT_EXPIRES_IN: seconds or a span such as "1h". */
-    expiresIn: string | number;
+    /** JWT_EXPIRES_IN in seconds (written "3600", "1h" or "1H"). */
+    expiresIn: number;
     /** SIGNIN_SILENTLY_WINDOW in seconds: how long after expiry a token may still be refreshed. */
     silentRefreshWindowSeconds: number;
   };
@@ -60,26 +60,8 @@ export interface TssApiConfig {
   keyshare: { nodes: KeyshareNodeSeed[]; threshold: number };
 }
 
-const SPAN = /^(\d+)\s*(s|m|h|d)?$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** "3600", "90s", "15m", "1h", "7d" -> seconds; undefined when malformed. */
-export function parseSpanSeconds(value: string): number | undefined {
-  const match = SPAN.exec(value.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * (UNIT_SECONDS[match[2] ?? 's'] ?? 1);
-}
-
 export function loadConfig(source: Record<string, string | undefined>): TssApiConfig {
   const env = new EnvReader(source);
-  const span = (name: string, fallback: string): number => {
-    const raw = env.string(name, fallback);
-    const seconds = parseSpanSeconds(raw);
-    if (seconds === undefined || seconds <= 0) env.fail(`${name} must be seconds or a span like 15m, 1h, 7d; got "${raw}"`);
-    return seconds ?? parseSpanSeconds(fallback)!;
-  };
-  const jwtExpiresIn = env.string('JWT_EXPIRES_IN', '1h');
-  if (parseSpanSeconds(jwtExpiresIn) === undefined) env.fail(`JWT_EXPIRES_IN must be seconds or a span like 1h; got "${jwtExpiresIn}"`);
   const publicUrl = env.url('PUBLIC_URL', 'http://127.0.0.1:4200').replace(/\/+$/, '');
 
   const smtpHost = env.optionalString('SMTP_HOST');
@@ -121,8 +103,8 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     publicUrl,
     jwt: {
       secret: env.secret('JWT_SECRET', 32),
-      expiresIn: /^\d+$/.test(jwtExpiresIn) ? Number(jwtExpiresIn) : jwtExpiresIn,
-      silentRefreshWindowSeconds: span('SIGNIN_SILENTLY_WINDOW', '7d'),
+      expiresIn: env.seconds('JWT_EXPIRES_IN', '1h'),
+      silentRefreshWindowSeconds: env.seconds('SIGNIN_SILENTLY_WINDOW', '7d'),
     },
     shareCipher: readShareCipherConfig(env),
     mail,
@@ -131,10 +113,10 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
       codeTtlMinutes: env.int('EMAIL_VERIFICATION_EXPIRATION_MINUTES', 5, { min: 1, max: 60 }),
       maxAttempts: env.int('EMAIL_CODE_MAX_ATTEMPTS', 5, { min: 1, max: 20 }),
       ...(privateJwk ? { privateJwk } : {}),
-      idTokenTtlSeconds: span('EMAIL_ID_TOKEN_TTL', '10m'),
+      idTokenTtlSeconds: env.seconds('EMAIL_ID_TOKEN_TTL', '10m'),
       audience: env.string('EMAIL_ID_TOKEN_AUDIENCE', 'svc-tss-wallet'),
       rateLimit: {
-        windowMs: span('EMAIL_CODE_RATE_WINDOW', '10m') * 1000,
+        windowMs: env.seconds('EMAIL_CODE_RATE_WINDOW', '10m') * 1000,
         perEmail: env.int('EMAIL_CODE_RATE_LIMIT_PER_EMAIL', 5, { min: 1 }),
         perIp: env.int('EMAIL_CODE_RATE_LIMIT_PER_IP', 30, { min: 1 }),
       },

@@ -8,6 +8,8 @@ export interface TssGuards {
   apiKey: Guard;
   /** Service JWT of kind "user" (from sign-in or keygen). */
   userJwt: Guard;
+  /** The same, or one expired less than SIGNIN_SILENTLY_WINDOW ago (signin_silently). */
+  refreshableUserJwt: Guard;
   /** ID token of a login provider. */
   idToken: Guard;
 }
@@ -16,11 +18,13 @@ export function createGuards(deps: {
   apiKeys: ReturnType<typeof apiKeyRepo>;
   jwt: ServiceJwt;
   verifier: IdTokenVerifier;
+  silentRefreshWindowSeconds: number;
   logger: Logger;
 }): TssGuards {
   return {
     apiKey: apiKeyGuard((hash) => deps.apiKeys.ownerOf(hash)) as Guard,
     userJwt: jwtGuard('user', deps.jwt) as Guard,
+    refreshableUserJwt: jwtGuard('user', deps.jwt, { expiredGraceSeconds: deps.silentRefreshWindowSeconds }) as Guard,
     // The reason goes to the debug log (never the token): it tells an operator which check failed.
     idToken: idTokenGuard(deps.verifier, { onRefused: (e) => deps.logger.debug('id token refused', { reason: e.reason }) }) as Guard,
   };

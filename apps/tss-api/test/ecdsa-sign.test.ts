@@ -205,7 +205,8 @@ describe('ECDSA over HTTP: keygen, pool, sign', () => {
       [{ msg: good, msgs_1: { presignature_id: pooled.id, signature_share: 'AB'.repeat(32) } }, 'msgs_1.signature_share must be 32 bytes of lowercase hex'],
       [{ msg: good, msgs_1: { presignature_id: pooled.id }, extra: 1 }, ''],
       [{ msg: good, msgs_1: { presignature_id: pooled.id, extra: 1 } }, 'msgs_1 may only hold presignature_id, signature_share'],
-      [{ session_id: pooled.id, msg: good, msgs_1: { presignature_id: pooled.id } }, 'session_id must be omitted or null when a presignature is spent'],
+      // A client may name the session (spec §2), with a UUID (sign-completion.test.ts).
+      [{ session_id: 'nope', msg: good, msgs_1: { presignature_id: pooled.id } }, 'session_id must be a UUID'],
     ];
     for (const [body, msg] of cases) {
       const res = await post(h.baseUrl, STEP1, body, alice.headers);

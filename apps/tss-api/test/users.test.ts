@@ -16,7 +16,8 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
   let h: Harness;
   let alice: WalletUser;
   beforeAll(async () => {
-    h = await startHarness({ SIGNIN_SILENTLY_WINDOW: '1h', JWT_EXPIRES_IN: '1h' });
+    // "1H" as spec §5/§8 write it.
+    h = await startHarness({ SIGNIN_SILENTLY_WINDOW: '1h', JWT_EXPIRES_IN: '1H' });
     alice = await createWalletUser(h);
   });
   afterAll(() => h.stop());
@@ -28,6 +29,34 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
     const res = await signin(alice.idToken);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ user: { wallet_id: alice.walletId, user_id: alice.userId } });
+    const claims = JSON.parse(Buffer.from((res.body.data as { token: string }).token.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number };
+    expect(claims.exp - claims.iat).toBe(3600);
+  });
+
+  it('a missing or bad token is 401 UNAUTHORIZED before the API key is looked at, on every token route (spec 4.1 rule 1, 5 rule 4)', async () => {
+    const routes = [
+      [SIGNIN, undefined],
+      ['/tss/v1/keygen', {}],
+      ['/tss/v1/user/reshare', {}],
+      [SILENT, undefined],
+      ['/tss/v1/triples', {}],
+      ['/tss/v1/presign', {}],
+      ['/tss/v1/sign', {}],
+      ['/tss/v1/sign/step1', {}],
+      ['/tss/v1/sign/step2', {}],
+      ['/tss/v1/session/abort', {}],
+      ['/tss/v2/sign_ed25519/round1', {}],
+      ['/tss/v2/sign_ed25519/round2', {}],
+    ] as const;
+    for (const [path, body] of routes) {
+      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Bearer not-a-token', 'x-api-key': 'svc_wrong' }];
+      for (const headers of attempts) {
+        const res = await post(h.baseUrl, path, body, headers);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 401, body: UNAUTHORIZED });
+      }
+    }
+    // A good token with no key: the key is still required.
+    expect((await post(h.baseUrl, SILENT, undefined, { authorization: `Bearer ${alice.token}` })).body.code).toBe('INVALID_API_KEY');
   });
 
   it.each([
@@ -167,6 +196,21 @@ describe('user routes: sign-in, silent sign-in, check (spec 4.1, 5, 7)', () => {
       expect((await reshare({ public_key: publicKey })).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'reshared_key_shares is required' });
       const other = await reshare({ public_key: 'ab'.repeat(32), reshared_key_shares: [{ name: 'node-2', endpoint: 'http://127.0.0.1:2' }] });
       expect(other.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Invalid public key' });
+    });
+
+    it('failing to load the key share nodes -> 500 UNKNOWN_ERROR "Failed to get user" (spec 4.1 rule 5)', async () => {
+      const { email: aliceEmail } = await h.t.db.user.findUniqueOrThrow({ where: { id: alice.userId } });
+      await h.t.db.$executeRawUnsafe('ALTER TABLE key_share_nodes RENAME TO key_share_nodes_away');
+      try {
+        for (const email of [aliceEmail!, 'nobody@example.com']) {
+          const check = await post(h.baseUrl, '/tss/v1/user/check', { email });
+          expect(check.status).toBe(500);
+          expect(check.body).toEqual({ success: false, code: 'UNKNOWN_ERROR', msg: 'Failed to get user' });
+        }
+      } finally {
+        await h.t.db.$executeRawUnsafe('ALTER TABLE key_share_nodes_away RENAME TO key_share_nodes');
+      }
+      expect((await post(h.baseUrl, '/tss/v1/user/check', { email: aliceEmail })).status).toBe(200);
     });
 
     /** tss-api on another database client, for as long as `body` runs. */

@@ -1,37 +1,41 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { verifyMessage } from 'viem';
 import { opensslVerifies } from './helpers/svm-verify.js';
+import { launchChromium, type Browser } from './support/chromium.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /*
- * The SDK bundle in a real browser: Debian's Chromium (apt-get install chromium; .ci/run does
- * it) driven by playwright-core, a page served from 127.0.0.1 talking to the in-process stack
- * (the gateway and the key share nodes answer CORS) with the browser's fetch, WebCrypto and
- * IndexedDB.
+ * The SDK bundle in a real browser: headless Chromium from the npm registry (support/chromium.ts)
+ * driven by playwright-core, a page served from 127.0.0.1 talking to the in-process stack (the
+ * gateway and the key share nodes answer CORS) with the browser's fetch, WebCrypto and
+ * IndexedDB. The gateway's /docs page is checked in the same browser.
  */
-const CHROMIUM = '/usr/bin/chromium';
 
 let stack: Stack;
 let page: Server;
 let pageUrl: string;
+let browser: Browser;
 let context: BrowserContext;
-let userDataDir: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)`);
-  const [s, bundle] = await Promise.all([
-    startStack(),
-    build({ entryPoints: [join(import.meta.dirname, 'browser/page-entry.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' }),
+  // Settled one by one, so that afterAll stops whatever did start when another part failed.
+  let script = '';
+  const started = await Promise.allSettled([
+    startStack().then((s) => (stack = s)),
+    build({ entryPoints: [join(import.meta.dirname, 'browser/page-entry.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' }).then(
+      (bundle) => (script = bundle.outputFiles[0]!.text),
+    ),
+    launchChromium().then((b) => {
+      browser = b;
+      context = b.context;
+    }),
   ]);
-  stack = s;
-  const script = bundle.outputFiles[0]!.text;
+  for (const r of started) if (r.status === 'rejected') throw r.reason;
   page = createServer((req, res) => {
     if (req.url === '/sdk.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
@@ -43,19 +47,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
-  userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve()));
   await stack?.stop();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
 describe('the SDK bundle in headless Chromium', () => {
@@ -100,5 +97,29 @@ describe('the SDK bundle in headless Chromium', () => {
     );
     expect(stored).toBe(2);
     expect(errors).toEqual([]);
+  });
+});
+
+describe("the gateway's /docs in headless Chromium", () => {
+  it('offers every service document on one page: tss-api, admin-api, dashboard-api and the gateway', async () => {
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    await tab.goto(`${stack.gatewayUrl}/docs/`);
+    const paths = tab.locator('.opblock-summary-path');
+
+    // The first document, tss-api's, renders with its sign-in route.
+    await tab.locator('.opblock-summary-path', { hasText: /^\/tss\/v1\/user\/signin$/ }).waitFor();
+    const select = tab.locator('.topbar select');
+    expect(await select.locator('option').allTextContents()).toEqual(['tss-api', 'admin-api', 'dashboard-api', 'gateway']);
+
+    await select.selectOption({ label: 'admin-api' });
+    await tab.locator('.opblock-summary-path', { hasText: /^\/svc_admin\/v1\/customer\/create_customer$/ }).waitFor();
+    expect(await paths.allTextContents()).toEqual(expect.arrayContaining(['/svc_admin/v1/user/login', '/svc_admin/v1/ks_node/get_all_ks_nodes']));
+
+    await select.selectOption({ label: 'gateway' });
+    await tab.locator('.opblock-summary-path', { hasText: '/docs/specs/' }).waitFor();
+    expect(errors).toEqual([]);
+    await tab.close();
   });
 });

@@ -55,6 +55,20 @@ export class EnvReader {
     return value;
   }
 
+  /**
+   * A duration in whole seconds, written as seconds ("3600") or a number and a unit s, m, h or
+   * d in either case ("90s", "15m", "1h", "1H", "7d"; spec §5/§8 write the JWT lifetime "1H").
+   */
+  seconds(name: string, fallback: string): number {
+    const raw = this.raw(name) ?? fallback;
+    const seconds = parseSeconds(raw);
+    if (seconds === undefined) {
+      this.problems.push(`${name} must be seconds or a number with s, m, h or d (e.g. 15m, 1h, 7d), got "${raw}"`);
+      return parseSeconds(fallback) ?? 0;
+    }
+    return seconds;
+  }
+
   port(name: string, fallback: number): number {
     return this.int(name, fallback, { min: 0, max: 65535 });
   }
@@ -99,4 +113,15 @@ export class EnvReader {
   done(): void {
     if (this.problems.length) throw new ConfigError(this.problems);
   }
+}
+
+const SPAN = /^(\d+)\s*([smhd])?$/i;
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** "3600", "90s", "15m", "1h", "1H", "7d" -> seconds (positive); undefined otherwise. */
+function parseSeconds(value: string): number | undefined {
+  const match = SPAN.exec(value.trim());
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * UNIT_SECONDS[(match[2] ?? 's').toLowerCase()]!;
+  return seconds > 0 && Number.isSafeInteger(seconds) ? seconds : undefined;
 }

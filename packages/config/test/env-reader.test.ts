@@ -11,6 +11,16 @@ describe('EnvReader', () => {
     env.done();
   });
 
+  it('reads durations as seconds, the unit in either case (spec §5/§8 write the JWT lifetime "1H")', () => {
+    const env = new EnvReader({ A: '3600', B: '1H', C: '1h', D: '15m', E: '7D', F: ' 90 s ' });
+    expect(['A', 'B', 'C', 'D', 'E', 'F'].map((n) => env.seconds(n, '1h'))).toEqual([3600, 3600, 3600, 900, 604_800, 90]);
+    expect(env.seconds('UNSET', '10M')).toBe(600);
+    env.done();
+    const bad = new EnvReader({ BAD: '1 hour', ZERO: '0h', NEG: '-5' });
+    for (const n of ['BAD', 'ZERO', 'NEG']) expect(bad.seconds(n, '1h')).toBe(3600);
+    expect(() => bad.done()).toThrow(/BAD must be seconds or a number with s, m, h or d[\s\S]*"1 hour"[\s\S]*ZERO[\s\S]*NEG/);
+  });
+
   it('reports every problem at once, without echoing secrets', () => {
     const env = new EnvReader({ PORT: 'eighty', JWT_SECRET: 'tiny', URL: 'not a url' });
     env.port('PORT', 1);

@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { requestId, requestLog } from './request-context.js';
-import type { JsonSchema, RouteDef } from './route.js';
+import type { Guard, JsonSchema, RouteDef } from './route.js';
 import { validatorFor } from './validation.js';
 
 export const JSON_BODY_LIMIT = '10mb';
@@ -26,7 +26,7 @@ export interface ServiceAppOptions {
   corsOrigins?: string[];
   /** Mounted before the routes and before any body parsing (the gateway's proxy goes here). */
   beforeRoutes?: (app: Express) => void;
-  /** Replaces the documentation UI's document list (the gateway merges its upstreams'). */
+  /** Replaces the documentation UI's one document by a list to choose from (the gateway: every service's). */
   docsUrls?: { url: string; name: string }[];
   /** Maps errors of a dependency to their own code before the generic 500 (apps with a database: @svc/db's databaseUnavailableError). */
   classifyError?: ErrorClassifier;
@@ -72,10 +72,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   // After the routes, so that a route under /docs (the gateway's specs) wins over the UI.
   app.get('/docs/openapi.json', (_req, res) => void res.json(openapi));
-  const ui = options.docsUrls
-    ? swaggerUi.setup(undefined, { explorer: true, swaggerOptions: { urls: options.docsUrls } })
-    : swaggerUi.setup(openapi, { customSiteTitle: `${options.name} API` });
-  app.use('/docs', swaggerUi.serveFiles(openapi), ui);
+  // serveFiles() writes swagger-ui-init.js, the script that tells the page what to load:
+  // it takes the same options as the page, or a document list would be dropped for this app's own.
+  const docs: swaggerUi.SwaggerUiOptions = options.docsUrls
+    ? { explorer: true, customSiteTitle: `${options.name} API`, swaggerOptions: { urls: options.docsUrls } }
+    : { customSiteTitle: `${options.name} API` };
+  const doc = options.docsUrls ? undefined : openapi;
+  app.use('/docs', swaggerUi.serveFiles(doc, docs), swaggerUi.setup(doc, docs));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger, options.classifyError));
@@ -87,6 +90,16 @@ function mountRoute(app: Express, route: RouteDef, json: RequestHandler): void {
     const data = await route.handler(req, res);
     if (!res.headersSent) res.status(route.status ?? 200).json(success(data));
   };
-  const middleware = route.guards?.map((g) => g.middleware) ?? [];
+  const middleware = tokenFirst(route.guards ?? []).map((g) => g.middleware);
   app[route.method](route.path, json, ...middleware, ...(route.before ?? []), validatorFor(route), handler);
+}
+
+/**
+ * Guards in the order they run: those reading a bearer token (an HTTP bearer security scheme)
+ * first, then the rest (the X-API-Key, limits), each group as listed. A missing or bad token
+ * is then always spec §4.1 rule 1 / §5 rule 4's 401 UNAUTHORIZED, whatever else is wrong.
+ */
+function tokenFirst(guards: readonly Guard[]): Guard[] {
+  const bearer = (g: Guard) => g.scheme.type === 'http' && g.scheme.scheme === 'bearer';
+  return [...guards.filter(bearer), ...guards.filter((g) => !bearer(g))];
 }

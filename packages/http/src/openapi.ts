@@ -54,16 +54,23 @@ function operationOf(route: RouteDef): JsonSchema {
     responses: responsesOf(route),
   };
   if (route.guards?.length) op.security = [Object.fromEntries(route.guards.map((g) => [g.name, []]))];
-  if (route.body || route.bodyDocs) {
-    const schema = objectSchemaOf(route.body ?? {}, route.exactBody !== false);
-    const props = schema.properties as Record<string, JsonSchema>;
-    Object.assign(props, route.bodyDocs ?? {});
+  const schema = requestBodySchemaOf(route);
+  if (schema) {
     op.requestBody = {
-      required: Array.isArray(schema.required) && schema.required.length > 0,
+      required: route.bodySchema !== undefined || (Array.isArray(schema.required) && schema.required.length > 0),
       content: { [route.contentType ?? 'application/json']: { schema } },
     };
   }
   return op;
+}
+
+/** The documented request body of a route: `bodySchema` when given, else built from its rules and `bodyDocs`. */
+export function requestBodySchemaOf(route: RouteDef): JsonSchema | undefined {
+  if (route.bodySchema) return route.bodySchema;
+  if (!route.body && !route.bodyDocs) return undefined;
+  const schema = objectSchemaOf(route.body ?? {}, route.exactBody !== false);
+  Object.assign(schema.properties as Record<string, JsonSchema>, route.bodyDocs ?? {});
+  return schema;
 }
 
 function responsesOf(route: RouteDef): JsonSchema {

@@ -24,7 +24,7 @@ export interface RouteDef {
   summary: string;
   description?: string;
   tags?: string[];
-  /** All guards must pass (logical AND), in order, before validation runs. */
+  /** All guards must pass (logical AND) before validation runs: bearer-token guards first, then the others, each in order (see tokenFirst). */
   guards?: Guard[];
   /** Fields built with `field` (fields.ts): they validate the request and document it. */
   body?: Fields;
@@ -36,6 +36,8 @@ export interface RouteDef {
   contentType?: 'application/json' | 'multipart/form-data';
   /** Documentation of what fields cannot declare (e.g. uploaded files, nested wire objects). */
   bodyDocs?: Record<string, JsonSchema>;
+  /** The whole documented request body, for a route whose body has several shapes its handler tells apart. */
+  bodySchema?: JsonSchema;
   /** Schema of the envelope's `data` on success. */
   response?: JsonSchema;
   /** Success status (default 200). */

@@ -2,7 +2,7 @@ import winston from 'winston';
 import request from 'supertest';
 import { AppError } from '@svc/envelope';
 import { captureLogger } from './support/capture-logger.js';
-import { createServiceApp, defineRoute, field, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
+import { createServiceApp, defineRoute, field, listen, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
 
 function build(ready?: () => Promise<void>, level?: string) {
   const { logger, lines } = captureLogger(level);
@@ -202,5 +202,60 @@ describe('rateLimitGuard', () => {
     expect(third.status).toBe(429);
     expect(third.body).toEqual({ success: false, code: 'RATE_LIMITED', msg: 'Too many requests, try again later' });
     expect(third.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('guard order', () => {
+  it('runs guards reading a bearer token first, then the others, each group as listed (spec §4.1 rule 1, §5 rule 4)', async () => {
+    const ran: string[] = [];
+    const guard = (name: string, scheme: JsonSchema, code: 'UNAUTHORIZED' | 'INVALID_API_KEY' | 'RATE_LIMITED') => ({
+      name,
+      scheme,
+      middleware: (req: { get(h: string): string | undefined }, _res: unknown, next: () => void) => {
+        ran.push(name);
+        if (!req.get(`x-pass-${name}`)) throw new AppError(code, name);
+        next();
+      },
+    });
+    const key = guard('key', { type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'INVALID_API_KEY');
+    const token = guard('token', { type: 'http', scheme: 'bearer' }, 'UNAUTHORIZED');
+    const limit = guard('limit', { type: 'apiKey', in: 'header', name: 'X-Limit' }, 'RATE_LIMITED');
+    const { app } = createServiceApp({
+      name: 'order',
+      logger: winston.createLogger({ silent: true }),
+      routes: [defineRoute({ method: 'post', path: '/x', summary: 'x', guards: [key, token, limit], handler: () => null })],
+    });
+    expect((await request(app).post('/x')).body.code).toBe('UNAUTHORIZED');
+    expect((await request(app).post('/x').set('x-pass-token', '1')).body.code).toBe('INVALID_API_KEY');
+    expect((await request(app).post('/x').set('x-pass-token', '1').set('x-pass-key', '1')).body.code).toBe('RATE_LIMITED');
+    ran.length = 0;
+    expect((await request(app).post('/x').set('x-pass-token', '1').set('x-pass-key', '1').set('x-pass-limit', '1')).status).toBe(200);
+    expect(ran).toEqual(['token', 'key', 'limit']);
+  });
+
+  it('documents a body of several shapes with bodySchema', async () => {
+    const bodySchema = { oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'integer' } } }] };
+    const { openapi } = createServiceApp({
+      name: 'shapes',
+      logger: winston.createLogger({ silent: true }),
+      routes: [defineRoute({ method: 'post', path: '/y', summary: 'y', bodySchema, handler: () => null })],
+    });
+    const op = (openapi.paths as Record<string, Record<string, { requestBody: { required: boolean; content: Record<string, { schema: unknown }> } }>>)['/y']!.post!;
+    expect(op.requestBody).toEqual({ required: true, content: { 'application/json': { schema: bodySchema } } });
+  });
+});
+
+describe('listen', () => {
+  it('keeps idle connections open past the usual 60 s of proxies and says so in Keep-Alive (no reset under a reused request)', async () => {
+    const { app } = createServiceApp({ name: 'ka', logger: winston.createLogger({ silent: true }), routes: [] });
+    const running = await listen(app, 0, '127.0.0.1');
+    try {
+      expect(running.server.keepAliveTimeout).toBe(65_000);
+      expect(running.server.headersTimeout).toBeGreaterThan(running.server.keepAliveTimeout);
+      const res = await fetch(`http://127.0.0.1:${running.port}/health`);
+      expect(res.headers.get('keep-alive')).toBe('timeout=65');
+    } finally {
+      await running.close(0);
+    }
   });
 });

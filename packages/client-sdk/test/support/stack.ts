@@ -1,12 +1,16 @@
 // The whole wallet stack in-process, on 127.0.0.1 ephemeral ports, for end-to-end tests of
 // any package: real PostgreSQL (@svc/db/testing: main database + one per key share node), the
-// real in-process SMTP server, a local OIDC issuer (as the Google provider), tss-api, the
-// gateway in front of it, and three key share nodes (threshold 2). Import it from here rather
-// than copying the setup.
+// real in-process SMTP server, a local OIDC issuer (as the Google provider), tss-api, admin-api
+// and dashboard-api, the gateway in front of them, and three key share nodes (threshold 2).
+// Import it from here rather than copying the setup.
+import { createApp as createAdminApi } from '@svc/admin-api/app';
+import { loadConfig as loadAdminConfig } from '@svc/admin-api/env';
 import { createIdTokenVerifier, issueApiKey, type VerifiedIdentity } from '@svc/auth';
 import { startOidcIssuer, type LocalOidcIssuer } from '@svc/auth/testing';
 import { freePort, startTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { createApp as createGateway } from '@svc/gateway/app';
+import { createApp as createDashboardApi } from '@svc/dashboard-api/app';
+import { loadConfig as loadDashboardConfig } from '@svc/dashboard-api/env';
 import { loadConfig as loadGatewayConfig } from '@svc/gateway/env';
 import { createLogger, listen, type RunningServer } from '@svc/http';
 import { startTestNodes, type TestNodes } from '@svc/keyshare-node/testing';
@@ -94,8 +98,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await tss.keyshare.seedNodes(config.keyshare.nodes);
   const tssServer: RunningServer = await listen(tss.app, 0, '127.0.0.1');
   const tssApiUrl = `http://127.0.0.1:${tssServer.port}`;
+  const accountEnv = { LOG_LEVEL: 'silent', JWT_SECRET: STACK_JWT_SECRET, DATABASE_URL: t.url };
+  const admin = createAdminApi({ config: loadAdminConfig(accountEnv), db: t.db, logger });
+  const dashboard = createDashboardApi({ config: loadDashboardConfig(accountEnv), db: t.db, mailer, logger });
+  const [adminServer, dashboardServer] = await Promise.all([listen(admin.app, 0, '127.0.0.1'), listen(dashboard.app, 0, '127.0.0.1')]);
   const gateway = createGateway({
-    config: loadGatewayConfig({ PORT: String(gatewayPort), LOG_LEVEL: 'silent', TSS_API_URL: tssApiUrl, ADMIN_API_URL: tssApiUrl, DASHBOARD_API_URL: tssApiUrl }),
+    config: loadGatewayConfig({
+      PORT: String(gatewayPort),
+      LOG_LEVEL: 'silent',
+      TSS_API_URL: tssApiUrl,
+      ADMIN_API_URL: `http://127.0.0.1:${adminServer.port}`,
+      DASHBOARD_API_URL: `http://127.0.0.1:${dashboardServer.port}`,
+    }),
     logger,
   });
   const gatewayServer = await listen(gateway.app, gatewayPort, '127.0.0.1');
@@ -124,7 +138,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async stop() {
       await gatewayServer.close(0);
-      await tssServer.close(0);
+      await Promise.all([tssServer.close(0), adminServer.close(0), dashboardServer.close(0)]);
       await nodes.stop();
       await Promise.all([google.close(), mailer.close()]);
       await t.stop();

@@ -33,6 +33,8 @@ const SHARE_DOC = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the
 
 const STEP1_ERRORS = ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED', 'PRESIGNATURE_NOT_AVAILABLE', 'INVALID_PROTOCOL_MESSAGE'] as const;
 const NO_SESSION = field.absent('session_id must be omitted or null when a presignature is spent');
+// Spec §2's step request carries session_id: at step 1 a client may choose it (a UUID, once).
+const CLIENT_SESSION_ID = field.uuid().nullable();
 const PRESIGNATURE_ID = field.uuid();
 const STEP1_RESPONSE = (output: object) => ({
   type: 'object',
@@ -85,11 +87,13 @@ export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): R
         'unknown and other users\u2019 ids: 409 PRESIGNATURE_NOT_AVAILABLE). Answer: session_id and msgs_0 {presignature_id, big_r}. With ' +
         '`msgs_1.signature_share` (the client\u2019s share) the server also combines and verifies at once and answers sign_output: one round trip, ' +
         'which the SDK uses; without it sign_output is null and step 2 completes. A share that does not give a valid signature: 400 ' +
-        'INVALID_PROTOCOL_MESSAGE, the session aborted, the presignature stays consumed. `session_id` in the body: omitted or null.',
+        'INVALID_PROTOCOL_MESSAGE, the session aborted, the presignature stays consumed. `session_id` in the body (spec \u00a72): omitted or ' +
+        'null for a server-chosen id, or a UUID the client chose, used as the session id; an id already in use: 409 SESSION_ALREADY_EXISTS ' +
+        'and nothing spent. Beyond the spec\u2019s {session_id, sign_output}, the answer carries msgs_0 and sign_output.recovery_id.',
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
       body: {
-        session_id: NO_SESSION,
+        session_id: CLIENT_SESSION_ID,
         msg: msgRule,
         msgs_1: msgs1Rule(['presignature_id', 'signature_share']),
         'msgs_1.presignature_id': PRESIGNATURE_ID,
@@ -104,9 +108,10 @@ export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): R
           properties: { presignature_id: { type: 'string', format: 'uuid' }, signature_share: SHARE_DOC },
         },
       },
-      errors: [...STEP1_ERRORS],
+      errors: [...STEP1_ERRORS, 'SESSION_ALREADY_EXISTS'],
       response: STEP1_RESPONSE({ oneOf: [SIGN_OUTPUT, { type: 'null' }] }),
-      handler: (req, res) => service.step1(callerOf(res), req.body.msg as number[], req.body.msgs_1 as { presignature_id: string; signature_share?: string }),
+      handler: (req, res) =>
+        service.step1(callerOf(res), req.body.msg as number[], req.body.msgs_1 as { presignature_id: string; signature_share?: string }, req.body.session_id ?? undefined),
     }),
     defineRoute({
       method: 'post',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CryptoError, fromHex, signShareServer, type Presignature } from '@svc/crypto';
-import type { PrismaClient } from '@svc/db';
+import { isUniqueViolation, type PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad } from '../ecdsa-common/sealed-material.js';
@@ -86,18 +86,25 @@ export function ecdsaSignService(deps: {
   }
 
   return {
-    async step1(caller: Caller, msg: number[], msgs1: { presignature_id: string; signature_share?: string }): Promise<Step1Response> {
+    /** `sessionId`: the client's choice (spec §2), else a fresh one. */
+    async step1(caller: Caller, msg: number[], msgs1: { presignature_id: string; signature_share?: string }, sessionId?: string): Promise<Step1Response> {
       const hash = Uint8Array.from(msg);
       const msgHash = Buffer.from(hash).toString('hex');
-      const taken = await repo.takePresignature({
-        presignatureId: msgs1.presignature_id,
-        userId: caller.userId,
-        sessionId: randomUUID(),
-        msgHash,
-        expiresAt: new Date(Date.now() + deps.sessionTtlSeconds * 1000),
-        customerId: caller.customerId,
-        apiKeyId: caller.apiKeyId,
-      });
+      const taken = await repo
+        .takePresignature({
+          presignatureId: msgs1.presignature_id,
+          userId: caller.userId,
+          sessionId: sessionId ?? randomUUID(),
+          msgHash,
+          expiresAt: new Date(Date.now() + deps.sessionTtlSeconds * 1000),
+          customerId: caller.customerId,
+          apiKeyId: caller.apiKeyId,
+        })
+        .catch((error: unknown) => {
+          // The session insert failed on its id: the whole statement is undone, the presignature stays UNUSED.
+          if (sessionId !== undefined && isUniqueViolation(error)) throw new AppError('SESSION_ALREADY_EXISTS', 'Session already exists');
+          throw error;
+        });
       if (!taken) return whyNotTaken(caller.userId);
       const sealed = taken.state.presignature!;
       const presignature = openJsonValue<Presignature>(

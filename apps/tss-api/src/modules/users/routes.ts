@@ -1,4 +1,4 @@
-import { bearerToken, verifiedIdentity } from '@svc/auth';
+import { authClaims, verifiedIdentity } from '@svc/auth';
 import type { AuthType } from '@svc/db';
 import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
@@ -57,10 +57,10 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
         'SIGNIN_SILENTLY_WINDOW ago (default 7 days), gets the sign-in result with a fresh token, as long as the user and a wallet ' +
         'still exist. Older or invalid tokens: 401; admin or customer tokens: 403.',
       tags: ['user'],
-      guards: [guards.apiKey],
+      guards: [guards.apiKey, guards.refreshableUserJwt],
       errors: ['INVALID_API_KEY', 'FORBIDDEN', 'USER_NOT_FOUND', 'WALLET_NOT_FOUND'],
       response: SIGN_IN_RESULT_SCHEMA,
-      handler: (req) => service.signinSilently(bearerToken(req)),
+      handler: (_req, res) => service.signinSilently(authClaims(res)),
     }),
     defineRoute({
       method: 'post',

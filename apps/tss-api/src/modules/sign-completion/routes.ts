@@ -1,0 +1,68 @@
+import { authClaims } from '@svc/auth';
+import { AppError, type ErrorCode } from '@svc/envelope';
+import { defineRoute, requestBodySchemaOf, validatorFor, type RouteDef } from '@svc/http';
+import type { TssGuards } from '../../guards.js';
+import type { SessionsRepo } from '../sessions/repo.js';
+
+export const SIGN_PATH = '/tss/v1/sign';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The routes whose bodies POST /tss/v1/sign accepts, each answered by that route's own rules and handler. */
+export interface SignCompletionVariants {
+  /** No session_id: ECDSA in one call (a pooled presignature and the client share). */
+  ecdsaOneCall: RouteDef;
+  /** session_id of an ECDSA sign session (from /tss/v1/sign/step1): step 2. */
+  ecdsaStep2: RouteDef;
+  /** session_id of an Ed25519 session (from /tss/v2/sign_ed25519/round1): round 2. */
+  ed25519Round2: RouteDef;
+}
+
+/**
+ * POST /tss/v1/sign as spec §4.2 describes it: "completes an ECDSA or EdDSA signature". The body
+ * is told apart by its session: none is ECDSA in one call; an existing session of the caller
+ * picks the completion of its kind, Ed25519 round 2 or ECDSA step 2. The body is then checked
+ * with the rules of that route and answered by its handler, so this path and the dedicated ones
+ * (which stay as they are, /tss/v2 included) cannot drift apart.
+ */
+export function signCompletionRoute(variants: SignCompletionVariants, sessions: Pick<SessionsRepo, 'head'>, guards: TssGuards): RouteDef {
+  const all = [variants.ecdsaOneCall, variants.ecdsaStep2, variants.ed25519Round2];
+  // Built once: a validator compiles its rules.
+  const validators = new Map(all.map((route) => [route, validatorFor(route)]));
+
+  async function variantOf(body: unknown, userId: string): Promise<RouteDef> {
+    const sessionId = typeof body === 'object' && body !== null ? (body as { session_id?: unknown }).session_id : undefined;
+    if (sessionId === undefined || sessionId === null) return variants.ecdsaOneCall;
+    if (typeof sessionId !== 'string' || !UUID.test(sessionId)) throw new AppError('INVALID_REQUEST', 'session_id must be a UUID');
+    const head = await sessions.head(sessionId);
+    // Another user's session, or one that is not a signature: not found, as on the dedicated routes.
+    if (head?.userId === userId && head.kind === 'SIGN_ED25519') return variants.ed25519Round2;
+    if (head?.userId === userId && head.kind === 'SIGN_ECDSA') return variants.ecdsaStep2;
+    throw new AppError('SESSION_NOT_FOUND', 'Session not found');
+  }
+
+  const errors = [...new Set<ErrorCode>(['SESSION_NOT_FOUND', ...all.flatMap((r) => r.errors ?? [])])];
+  return defineRoute({
+    method: 'post',
+    path: SIGN_PATH,
+    summary: 'Complete an ECDSA or an Ed25519 signature',
+    description:
+      'One path for the three ways a signature is completed, told apart by `session_id`. Without it (omitted or null): ECDSA in one ' +
+      'call, the body of /tss/v1/sign/step1 with `msgs_1.signature_share` required, answering session_id, msgs_0 and sign_output ' +
+      '{r, s, recovery_id}. With the session_id of an Ed25519 session (from /tss/v2/sign_ed25519/round1): round 2, body {session_id, ' +
+      'commitment1}, answering {signature_share0}; the client aggregates the 64-byte signature. With the session_id of an ECDSA sign ' +
+      'session (from /tss/v1/sign/step1): step 2, body {session_id, msg, msgs_1: {signature_share}}, answering {session_id, sign_output}. ' +
+      'Each form is checked and answered exactly as on /tss/v2/sign_ed25519/round2 and /tss/v1/sign/step2. A session_id that is no ' +
+      'signing session of the caller: 404 SESSION_NOT_FOUND.',
+    tags: ['signing'],
+    guards: [guards.apiKey, guards.userJwt],
+    bodySchema: { oneOf: all.map((route) => requestBodySchemaOf(route) ?? { type: 'object' }) },
+    errors,
+    response: { oneOf: all.map((route) => route.response ?? { type: 'null' }) },
+    handler: async (req, res) => {
+      const variant = await variantOf(req.body, authClaims(res).sub);
+      await validators.get(variant)!(req, res, () => undefined);
+      return variant.handler(req, res);
+    },
+  });
+}
