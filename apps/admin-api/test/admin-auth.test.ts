@@ -69,9 +69,12 @@ describe('admin login', () => {
     expect(res.body).toEqual({ success: false, code: 'INVALID_REQUEST', msg });
   });
 
-  it('rate-limits attempts per IP and email (10 per 15 minutes)', async () => {
+  it('rate-limits attempts per IP and email (10 per 15 minutes), one count for every replica', async () => {
+    // A second app instance on the same database: the counts live in PostgreSQL, not in a process.
+    const replica = createApp({ config: loadConfig({ JWT_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: h.t.url }), db: h.t.db }).app;
+    let n = 0;
     const attempt = (ip: string, email: string) =>
-      request(h.app).post(LOGIN).set('x-forwarded-for', ip).send({ email, password: 'guess guess guess' });
+      request(n++ % 2 ? replica : h.app).post(LOGIN).set('x-forwarded-for', ip).send({ email, password: 'guess guess guess' });
     for (let i = 0; i < 10; i++) expect((await attempt('10.1.1.1', 'target@example.com')).status).toBe(401);
     const limited = await attempt('10.1.1.1', 'target@example.com');
     expect(limited.status).toBe(429);

@@ -2,9 +2,9 @@
 export interface BenchSettings {
   /** A running gateway to target; unset -> the bench starts tss-api + gateway itself. */
   url?: string;
-  /** With BENCH_URL: an API key and an ID token accepted by that stack. */
+  /** With BENCH_URL: an API key and ID tokens accepted by that stack (one per keygen: an ID token creates wallets once). */
   apiKey?: string;
-  idToken?: string;
+  idTokens?: string[];
   /** Signatures per phase. */
   n: number;
   concurrency: number;
@@ -32,8 +32,10 @@ export function readBenchSettings(env: Record<string, string | undefined>): Benc
     rttN: int('BENCH_RTT_N', 50),
   };
   if (env.BENCH_URL) {
-    if (!env.BENCH_API_KEY || !env.BENCH_ID_TOKEN) throw new Error('BENCH_URL needs BENCH_API_KEY and BENCH_ID_TOKEN (an ID token that stack accepts)');
-    Object.assign(settings, { url: env.BENCH_URL.replace(/\/+$/, ''), apiKey: env.BENCH_API_KEY, idToken: env.BENCH_ID_TOKEN });
+    if (!env.BENCH_API_KEY || !env.BENCH_ID_TOKEN) {
+      throw new Error('BENCH_URL needs BENCH_API_KEY and BENCH_ID_TOKEN (ID tokens that stack accepts, comma-separated: one per curve benched)');
+    }
+    Object.assign(settings, { url: env.BENCH_URL.replace(/\/+$/, ''), apiKey: env.BENCH_API_KEY, idTokens: env.BENCH_ID_TOKEN.split(',').map((t) => t.trim()) });
   }
   return settings;
 }

@@ -126,11 +126,13 @@ const stack = settings.url ? undefined : await startLocalStack();
 const url = settings.url ?? stack!.url;
 try {
   const apiKey = settings.apiKey ?? stack!.apiKey;
-  const idToken = settings.idToken ?? stack!.idToken;
+  // A fresh ID token per keygen: the second keygen of a person with the same token is refused as a replay.
+  const [edToken, ecToken] = settings.idTokens ?? stack!.idTokens;
+  const idTokens = [edToken!, ecToken ?? edToken!];
   console.log(`pnpm bench:sign — ${settings.url ? `target ${url}` : 'local stack: tss-api + gateway processes, embedded PostgreSQL'}; ${cpus().length} CPUs, Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)}`);
-  if (settings.curves.includes('ed25519')) await ed25519Bench(url, apiKey, idToken, stack?.pids);
+  if (settings.curves.includes('ed25519')) await ed25519Bench(url, apiKey, idTokens[0]!, stack?.pids);
   if (settings.curves.includes('secp256k1')) {
-    await runEcdsaBench({ url, apiKey, idToken, n: settings.ecdsaN, concurrency: settings.concurrency, rttN: settings.rttN });
+    await runEcdsaBench({ url, apiKey, idToken: idTokens[1]!, n: settings.ecdsaN, concurrency: settings.concurrency, rttN: settings.rttN });
   }
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min)`);
 } finally {

@@ -1,3 +1,4 @@
+import { tokenRevocation } from '@svc/accounts';
 import { ServiceJwt, createIdTokenVerifier, type IdTokenVerifier } from '@svc/auth';
 import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type RouteDef, type ServiceApp } from '@svc/http';
@@ -6,6 +7,7 @@ import type { ShareCipher } from '@svc/share-cipher';
 import type { TssApiConfig } from './env.js';
 import { createGuards } from './guards.js';
 import { SIGN_PATH, signCompletionRoute } from './modules/sign-completion/routes.js';
+import { protocolRateLimits } from './rate-limits.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
 import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
@@ -23,6 +25,7 @@ import { ecdsaTriplesService } from './modules/ecdsa-triples/service.js';
 import { emailLoginRepo } from './modules/email-login/repo.js';
 import { emailLoginRoutes } from './modules/email-login/routes.js';
 import { emailLoginService } from './modules/email-login/service.js';
+import { idTokenWitness } from './modules/id-token-replay/witness.js';
 import { keygenRepo } from './modules/keygen/repo.js';
 import { keygenRoutes } from './modules/keygen/routes.js';
 import { keygenService } from './modules/keygen/service.js';
@@ -32,6 +35,7 @@ import { keyshareService } from './modules/keyshare/service.js';
 import { recoveryRepo } from './modules/recovery/repo.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { recoveryService } from './modules/recovery/service.js';
+import { claimSessionState } from './modules/sessions/claim.js';
 import { sessionsRepo } from './modules/sessions/repo.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { sessionsService } from './modules/sessions/service.js';
@@ -71,25 +75,30 @@ export function createApp(deps: TssApiDeps): TssApi {
       ? { email: { issuer: deps.emailIdTokens.issuer, audience: deps.emailIdTokens.audience, jwks: deps.emailIdTokens.jwks, algorithms: ['ES256', 'EdDSA'] } }
       : {}),
   });
+  const revocation = tokenRevocation(db);
   const guards = createGuards({
     apiKeys: apiKeyRepo(db, { cacheSeconds: config.apiKeyCacheSeconds }),
     jwt,
     verifier,
     silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds,
+    revoked: revocation,
+    limits: protocolRateLimits(db, config.rateLimits),
     logger,
   });
 
   const users = usersRepo(db);
+  const idTokens = idTokenWitness(db);
   const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
   const sessionRows = sessionsRepo(db);
   const sessions = sessionsService(sessionRows);
-  const ecdsaDeps = { db, steps: stepSessionRepo(db), sessions, sessionsRepo: sessionRows, cipher };
+  const claim = claimSessionState(db);
+  const ecdsaDeps = { db, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
-  const ed25519Routes = signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards);
+  const ed25519Routes = signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), claim, sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards);
   // POST /tss/v1/sign completes either family (sign-completion); the ECDSA one-call form it wraps is not mounted on its own.
   const ecdsaRoutes = ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards);
   const routes = [
-    ...userRoutes(usersService(users, keyshare, jwt), guards),
+    ...userRoutes(usersService(users, keyshare, jwt, revocation, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
     ...(config.emailLogin.enabled
       ? emailLoginRoutes(
           emailLoginService(emailLoginRepo(db), deps.mailer, deps.emailIdTokens, {
@@ -98,11 +107,11 @@ export function createApp(deps: TssApiDeps): TssApi {
             serverSecret: config.jwt.secret,
           }),
           deps.emailIdTokens,
-          { rateLimit: config.emailLogin.rateLimit },
+          { rateLimit: config.emailLogin.rateLimit, db },
         )
       : []),
-    ...keyshareRoutes(keyshare, users, guards),
-    ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt }), guards),
+    ...keyshareRoutes(keyshare, users, idTokens, guards),
+    ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt, idTokens }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
     ...ed25519Routes,
@@ -110,12 +119,12 @@ export function createApp(deps: TssApiDeps): TssApi {
       ecdsaTriplesService({
         ...ecdsaDeps,
         repo: ecdsaTriplesRepo(db),
-        config: { batchMax: config.ecdsa.tripleBatchMax, poolMax: config.ecdsa.triplePoolMax, sessionTtlSeconds: ttl },
+        config: { batchMax: config.ecdsa.tripleBatchMax, poolMax: config.ecdsa.triplePoolMax, sessionTtlSeconds: ttl, openSessionsMax: config.tssOpenSessionsMax },
       }),
       guards,
     ),
     ...ecdsaPresignRoutes(
-      ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl } }),
+      ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl, openSessionsMax: config.tssOpenSessionsMax } }),
       guards,
     ),
     ...ecdsaPoolRoutes(db, ecdsaPoolRepo(db), guards),

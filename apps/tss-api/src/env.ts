@@ -48,6 +48,10 @@ export interface TssApiConfig {
   apiKeyCacheSeconds: number;
   /** How often each replica ends sessions left ACTIVE past their TTL (TSS_SESSION_SWEEP_SECONDS). */
   tssSessionSweepSeconds: number;
+  /** TSS_OPEN_SESSIONS_MAX: ACTIVE triples/presign runs one wallet may have open (default 4). */
+  tssOpenSessionsMax: number;
+  /** Per-user limits of the costly calls, counted in PostgreSQL (TRIPLES_RATE_LIMIT_PER_MINUTE, KEYGEN_RATE_LIMIT_PER_HOUR). */
+  rateLimits: { triplesPerMinute: number; keygenPerHour: number };
   /** Two-party ECDSA pools (docs/api/tss-ecdsa.md). */
   ecdsa: {
     /** ECDSA_PRESIGNATURE_POOL_MAX: unused presignatures a wallet may hold (default 100). */
@@ -125,6 +129,11 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     tssSessionTtlSeconds: env.int('TSS_SESSION_TTL_SECONDS', 300, { min: 5, max: 86_400 }),
     apiKeyCacheSeconds: env.int('API_KEY_CACHE_SECONDS', 5, { min: 0, max: 60 }),
     tssSessionSweepSeconds: env.int('TSS_SESSION_SWEEP_SECONDS', 60, { min: 1, max: 3_600 }),
+    tssOpenSessionsMax: env.int('TSS_OPEN_SESSIONS_MAX', 4, { min: 1, max: 100 }),
+    rateLimits: {
+      triplesPerMinute: env.int('TRIPLES_RATE_LIMIT_PER_MINUTE', 20, { min: 1 }),
+      keygenPerHour: env.int('KEYGEN_RATE_LIMIT_PER_HOUR', 10, { min: 1 }),
+    },
     ecdsa: (() => {
       const presignaturePoolMax = env.int('ECDSA_PRESIGNATURE_POOL_MAX', 100, { min: 1, max: 10_000 });
       return {

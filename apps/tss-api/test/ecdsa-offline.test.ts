@@ -78,7 +78,8 @@ describe('ECDSA offline protocols: triples and presign steps', () => {
     expect(tripleGenClientStep(s2.state, r3.body.data!.msg).done).toBe(true);
     const session = await h.t.db.tssSession.findUniqueOrThrow({ where: { id: sessionId }, include: { stages: true } });
     expect(session.stages.map((s) => s.name).sort()).toEqual(['triples/1', 'triples/2', 'triples/3']);
-    expect(session.stateVersion).toBe(3);
+    // Reserved at 1, triples/1 written at 2; each later step bumps it twice (the claim, then the write-back).
+    expect(session.stateVersion).toBe(6);
   });
 
   it('tampered triples/2 or triples/3: 400, session aborted with its state erased, no triple stored', async () => {

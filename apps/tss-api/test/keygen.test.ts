@@ -39,10 +39,18 @@ describe('POST /tss/v1/keygen', () => {
     expect(dup.body).toEqual({ success: false, code: 'WALLET_ALREADY_EXISTS', msg: 'Wallet already exists' });
   });
 
-  it('an existing user may add the other curve later', async () => {
-    const headers = await headersFor();
-    expect((await post(h.baseUrl, '/tss/v1/keygen', { secp256k1: secp256k1Body().body }, headers)).status).toBe(200);
-    expect((await post(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(await newEd25519Key()) }, headers)).status).toBe(200);
+  it('an existing user may add the other curve later, with a fresh ID token: a used one is refused (401 ID_TOKEN_REPLAYED), nothing created', async () => {
+    const sub = `kg-later-${Date.now()}`;
+    const headersOf = async () => ({ authorization: `Bearer ${await h.google.issue({ sub, email: `${sub}@example.com` })}`, 'x-api-key': h.apiKey });
+    const first = await headersOf();
+    expect((await post(h.baseUrl, '/tss/v1/keygen', { secp256k1: secp256k1Body().body }, first)).status).toBe(200);
+    const replay = await post(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(await newEd25519Key()) }, first);
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ success: false, code: 'ID_TOKEN_REPLAYED', msg: 'This ID token was already used for this operation; sign in again' });
+    const user = await h.t.db.user.findFirstOrThrow({ where: { providerSubject: sub }, include: { wallets: true, witnessedIdTokens: true } });
+    expect(user.wallets.map((w) => w.curve)).toEqual(['secp256k1']);
+    expect(user.witnessedIdTokens.map((w) => [w.purpose, w.authType])).toEqual([['keygen', 'GOOGLE']]);
+    expect((await post(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(await newEd25519Key()) }, await headersOf())).status).toBe(200);
   });
 
   it('concurrent keygens for one user and curve: one wallet', async () => {

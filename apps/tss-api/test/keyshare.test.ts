@@ -109,6 +109,9 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     const healed = await healLostNodes({ nodes: clients, lost: ['node-2'], threshold: 2, session, wallet, verify });
     const ok = await reshare({ public_key: wallet.publicKey, reshared_key_shares: healed.resharedKeyShares });
     expect(ok.body).toEqual({ success: true, data: null });
+    // The same ID token confirms this wallet's reshare once (the refused attempt above did not count).
+    const replayed = await reshare({ public_key: wallet.publicKey, reshared_key_shares: healed.resharedKeyShares });
+    expect(replayed.body).toEqual({ success: false, code: 'ID_TOKEN_REPLAYED', msg: 'This ID token was already used for this operation; sign in again' });
     const after = await check(email);
     expect(statuses(after)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:ACTIVE:ONLINE', 'node-3:ACTIVE:ONLINE']);
     expect(after).toMatchObject({ needs_reshare: false, active_nodes_below_threshold: false });

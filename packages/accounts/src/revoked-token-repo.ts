@@ -5,11 +5,13 @@ import { isUniqueViolation, type PrismaClient } from '@svc/db';
 export function tokenRevocation(db: PrismaClient) {
   /**
    * Revokes a token and says whether this call did it: of concurrent callers exactly one
-   * gets true (the primary key decides), which makes a token refresh single-use.
+   * gets true (the primary key decides), which makes a token refresh single-use. The row is
+   * kept until the token would be refused anyway: `exp`, plus `graceSeconds` where expired
+   * tokens are still accepted for a while (signin_silently's refresh window).
    */
-  const revokeOnce = async (claims: ServiceClaims): Promise<boolean> => {
+  const revokeOnce = async (claims: ServiceClaims, graceSeconds = 0): Promise<boolean> => {
     try {
-      await db.revokedToken.create({ data: { jti: claims.jti, expiresAt: new Date(claims.exp * 1000) } });
+      await db.revokedToken.create({ data: { jti: claims.jti, expiresAt: new Date((claims.exp + graceSeconds) * 1000) } });
       return true;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -22,8 +24,8 @@ export function tokenRevocation(db: PrismaClient) {
       return (await db.revokedToken.findUnique({ where: { jti }, select: { jti: true } })) !== null;
     },
     /** Revokes a token until it would have expired anyway; revoking twice is not an error. */
-    async revoke(claims: ServiceClaims): Promise<void> {
-      await revokeOnce(claims);
+    async revoke(claims: ServiceClaims, graceSeconds = 0): Promise<void> {
+      await revokeOnce(claims, graceSeconds);
     },
   };
 }

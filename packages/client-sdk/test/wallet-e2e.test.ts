@@ -166,6 +166,13 @@ describe('silent JWT refresh', () => {
     await ahead.post('/tss/v1/session/abort', { session_id: r1.session_id });
     expect(early).toHaveLength(1);
 
+    // A refresh revokes the token it replaces: calls in flight with the old token get 401 and
+    // retry with the new one (without refreshing again, which would revoke that one too).
+    const busy = new AuthedClient(http);
+    busy.setJwt(early[0]!.token);
+    const [, ...opened] = await Promise.all([busy.refresh(), ...Array.from({ length: 5 }, () => busy.post<{ session_id: string }>('/tss/v2/sign_ed25519/round1', { msg: 'abcd' }))]);
+    for (const o of opened) expect(o.session_id).toMatch(/^[0-9a-f-]{36}$/);
+
     // A token past the signin_silently window: NOT refreshed, the 401 reaches the app.
     const stale = new AuthedClient(http, { refreshMarginSeconds: 0, now: () => 0 });
     stale.setJwt(new ServiceJwt({ secret: 'another-secret-that-is-long-enough-0123456789', expiresIn: 3600 }).sign('user', user.user_id, claims).token);

@@ -1,5 +1,6 @@
 // Public API of @svc/db. Test helpers are in '@svc/db/testing'.
 export * from './generated/prisma/client.js';
+export { rateLimitStore, type RateLimitStore, type RateLimitCount } from './rate-limit-store.js';
 export { isUniqueViolation, uniqueViolationFields } from './errors.js';
 export { createDb, pingDb, poolConfig, DEFAULT_DB_TIMEOUTS, type CreateDbOptions, type DbTimeouts } from './client.js';
 export { isDatabaseUnavailable, databaseUnavailableError } from './unavailable.js';

@@ -16,6 +16,7 @@ const EXPECTED_TABLES = [
   'email_verifications',
   'key_share_nodes',
   'presignature_pool',
+  'rate_limit_counters',
   'revoked_tokens',
   'signature_audit_logs',
   'triple_pool',

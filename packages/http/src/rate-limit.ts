@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import { AppError } from '@svc/envelope';
 
 export interface RateLimitOptions {
@@ -8,14 +8,20 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Requests allowed per key and window. */
   limit: number;
-  /** What requests are counted by; default the client IP. */
-  key?: (req: Request) => string;
+  /** What requests are counted by; default the client IP. Runs after the route's earlier guards (e.g. the user's JWT). */
+  key?: (req: Request, res: Response) => string;
+  /** Requests that are not counted (e.g. the later steps of a protocol run on the same route). */
+  skip?: (req: Request, res: Response) => boolean;
+  /**
+   * Where counts live. Default: this process's memory (behind N replicas the effective limit is
+   * N times higher). Pass @svc/db's rateLimitStore to share one count across replicas.
+   */
+  store?: Store;
 }
 
 /**
  * A route guard that answers 429 RATE_LIMITED (with Retry-After) past `limit` requests per
- * key in `windowMs`. Counts are kept per process: behind N replicas the effective limit is
- * N times higher, which docs/operations.md states.
+ * key in `windowMs`, counted in `store` (default: per process).
  */
 export function rateLimitGuard(options: RateLimitOptions) {
   const limiter = rateLimit({
@@ -24,6 +30,8 @@ export function rateLimitGuard(options: RateLimitOptions) {
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     ...(options.key ? { keyGenerator: options.key } : {}),
+    ...(options.skip ? { skip: options.skip } : {}),
+    ...(options.store ? { store: options.store } : {}),
     handler: (_req: Request, _res: Response, next: (err?: unknown) => void) => {
       next(new AppError('RATE_LIMITED', 'Too many requests, try again later'));
     },

@@ -79,6 +79,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     });
     const api = createApp({ config, db: t.db, mailer, emailIdTokens, logger });
     const server = await listen(api.app, 0, '127.0.0.1');
+    // Client and server share this process's event loop: the client's protocol work (seconds on a
+    // loaded machine) can block it past Node's 5 s keep-alive, and the server's idle timer then
+    // closes the socket just as the client reuses it (ECONNRESET). Idle sockets are closed at stop.
+    server.server.keepAliveTimeout = 120_000;
     return { config, api, server, emailIdTokens, baseUrl: `http://127.0.0.1:${server.port}` };
   };
   const main = await build({});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { IdTokenError } from './id-token-error.js';
 import type { AuthType, OidcProviderConfig, VerifiedIdentity } from './types.js';
@@ -54,6 +55,7 @@ export function createOidcVerifier(authType: AuthType, config: OidcProviderConfi
         subject: authType === 'OIDC' ? `${payload.iss}|${sub}` : sub,
         email,
         expiresAt: new Date((payload.exp as number) * 1000),
+        tokenId: `${authType}|${payload.iss}|${sub}|${createHash('sha256').update(token.slice(0, token.lastIndexOf('.'))).digest('hex')}`,
       };
     },
   };

@@ -49,6 +49,6 @@ export function createTelegramVerifier(config: TelegramProviderConfig) {
     const now = Math.floor(Date.now() / 1000);
     if (issued > now + 60) throw new IdTokenError('invalid_signature_or_claims', 'Telegram auth_date is in the future');
     if (now - issued > maxAge) throw new IdTokenError('expired', 'Telegram login data too old');
-    return { authType: 'TELEGRAM', subject: userId, email: null, expiresAt: new Date((issued + maxAge) * 1000) };
+    return { authType: 'TELEGRAM', subject: userId, email: null, expiresAt: new Date((issued + maxAge) * 1000), tokenId: `TELEGRAM|${userId}|${hash}` };
   };
 }

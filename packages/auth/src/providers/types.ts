@@ -15,6 +15,12 @@ export interface VerifiedIdentity {
   email: string | null;
   /** When the token stops being acceptable. */
   expiresAt: Date;
+  /**
+   * Names this one token, for replay records: provider, subject and a SHA-256 of what the
+   * provider signed (for a JWT its header and payload, not the signature, which ECDSA lets
+   * anyone re-encode; for an access token the token). Two tokens never share it.
+   */
+  tokenId: string;
 }
 
 export interface IdTokenVerifier {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { IdTokenError } from './id-token-error.js';
 import type { AuthType, UserInfoProviderConfig, VerifiedIdentity } from './types.js';
 
@@ -43,6 +44,7 @@ export function createUserInfoVerifier(dialect: UserInfoDialect, config: UserInf
       subject: profile.id,
       email: profile.email,
       expiresAt: new Date(Date.now() + (config.acceptForSeconds ?? 600) * 1000),
+      tokenId: `${dialect.authType}|${profile.id}|${createHash('sha256').update(accessToken).digest('hex')}`,
     };
   };
 }

@@ -14,11 +14,12 @@ export interface AuthedClientOptions {
 /**
  * Calls with the service JWT, kept fresh: signin_silently shortly before exp, and one
  * transparent retry when the server still answers 401 (clock skew, a token revoked by
- * rotation). Concurrent callers share one refresh.
+ * rotation). Concurrent callers share one refresh. The server revokes the old token when it
+ * issues the new one, so the old token is never refreshed twice.
  */
 export class AuthedClient {
   private token: string | undefined;
-  private refreshing: Promise<void> | undefined;
+  private refreshing: Promise<SignInResult> | undefined;
   private readonly marginMs: number;
   private readonly now: () => number;
 
@@ -53,22 +54,32 @@ export class AuthedClient {
     this.token = undefined;
   }
 
-  /** signin_silently now: a valid or recently expired JWT gets a fresh one. */
-  async refresh(): Promise<SignInResult> {
-    const token = this.requireToken();
-    const result = await this.http.post<SignInResult>('/tss/v1/user/signin_silently', undefined, { bearer: token });
-    this.setToken(result);
-    return result;
+  /**
+   * signin_silently now: a valid or recently expired JWT gets a fresh one. Concurrent callers
+   * share one request: the server refreshes a token once (it revokes the old one).
+   */
+  refresh(): Promise<SignInResult> {
+    this.refreshing ??= (async () => {
+      const result = await this.http.post<SignInResult>('/tss/v1/user/signin_silently', undefined, { bearer: this.requireToken() });
+      this.setToken(result);
+      return result;
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   async post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    if (this.expiresSoon()) await this.sharedRefresh();
+    if (this.expiresSoon()) await this.refresh();
+    const used = this.requireToken();
     try {
-      return await this.http.post<T>(path, body, { bearer: this.requireToken(), ...(signal ? { signal } : {}) });
+      return await this.http.post<T>(path, body, { bearer: used, ...(signal ? { signal } : {}) });
     } catch (err) {
       // The guard refused the token before the handler ran, so repeating the call is safe.
       if (!isSvcError(err, 'UNAUTHORIZED')) throw err;
-      await this.sharedRefresh();
+      // A refresh revokes the token it replaces: when another call refreshed meanwhile, this one
+      // only sent the old token and retries with the new one (refreshing again would revoke that).
+      if (this.token === used) await this.refresh();
       return this.http.post<T>(path, body, { bearer: this.requireToken(), ...(signal ? { signal } : {}) });
     }
   }
@@ -78,14 +89,6 @@ export class AuthedClient {
     return exp !== undefined && exp * 1000 - this.now() < this.marginMs;
   }
 
-  private sharedRefresh(): Promise<void> {
-    this.refreshing ??= this.refresh()
-      .then(() => undefined)
-      .finally(() => {
-        this.refreshing = undefined;
-      });
-    return this.refreshing;
-  }
 
   private requireToken(): string {
     if (!this.token) throw new SvcError('NOT_SIGNED_IN', 'sign in first');

@@ -22,7 +22,7 @@ export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
       summary: 'Admin sign-in: email and password for an admin JWT',
       description: 'Public. Rate limited to 10 attempts per 15 minutes per client IP and email.',
       tags: ['admin user'],
-      guards: [loginRateLimit('adminLoginRateLimit')],
+      guards: [loginRateLimit(ctx.db, 'adminLoginRateLimit')],
       body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
       response: {

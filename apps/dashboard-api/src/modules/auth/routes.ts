@@ -10,6 +10,7 @@ import {
   newPasswordField,
 } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
+import { rateLimitStore } from '@svc/db';
 import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
 import { API_PREFIX, type DashboardContext } from '../../context.js';
 import { refresh, requestPasswordReset, resendVerification, resetPassword, signIn, signOut, signUp, verifyEmail } from './service.js';
@@ -38,7 +39,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Dashboard sign-in: email and password for a customer JWT',
       description: 'Public. 403 EMAIL_NOT_VERIFIED until the signup code was used. 10 attempts per 15 minutes per IP and email.',
       tags,
-      guards: [loginRateLimit('dashboardSigninRateLimit')],
+      guards: [loginRateLimit(ctx.db, 'dashboardSigninRateLimit')],
       body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
       response: sessionSchema,
@@ -52,7 +53,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
         'Public. Password: 10 to 128 characters. The code expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5); ' +
         'use it with verify_email before signing in. 10 signups per hour per IP.',
       tags,
-      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10 })],
+      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10, store: rateLimitStore(ctx.db, 'signupRateLimit') })],
       body: {
         email: emailField(),
         password: newPasswordField(),
@@ -77,7 +78,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Verifies the email of a new account with the mailed code (once)',
       description: 'Each code allows 5 attempts; a new code (resend_verification) supersedes older ones.',
       tags,
-      guards: [codeRateLimit('verifyEmailRateLimit')],
+      guards: [codeRateLimit(ctx.db, 'verifyEmailRateLimit')],
       body: { email: emailField(), code: emailCodeField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {
@@ -93,7 +94,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a new signup code to an unverified account',
       description: 'Answers the same whether or not such an account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit('resendVerificationRateLimit')],
+      guards: [mailRateLimit(ctx.db, 'resendVerificationRateLimit')],
       body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
@@ -105,7 +106,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a password reset code',
       description: 'Answers the same whether or not the account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit('passwordResetMailRateLimit')],
+      guards: [mailRateLimit(ctx.db, 'passwordResetMailRateLimit')],
       body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
@@ -116,7 +117,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       path: `${BASE}/reset_password`,
       summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
       tags,
-      guards: [codeRateLimit('resetPasswordRateLimit')],
+      guards: [codeRateLimit(ctx.db, 'resetPasswordRateLimit')],
       body: { email: emailField(), code: emailCodeField(), new_password: newPasswordField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: messageSchema,

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient, TssSessionKind } from '@svc/db';
+import { AppError } from '@svc/envelope';
 
 /** What a triples or presign session keeps in TssSession.state between steps. */
 export interface StepSessionState {
@@ -11,33 +12,40 @@ export interface StepSessionState {
   count?: number;
 }
 
-export interface LiveStepSession {
-  id: string;
-  walletId: string;
-  stateVersion: number;
-  state: StepSessionState;
-}
-
 export type Tx = Prisma.TransactionClient;
 
 /**
- * Sessions of the multi-step offline protocols (triples, presign). Every step is a
- * compare-and-swap on state_version: two replicas serving the same step both compute, only one
- * update matches, and only that one's answer leaves (the other answers 409).
+ * Sessions of the multi-step offline protocols (triples, presign). A step claims the sealed
+ * state first (sessions/claim.ts, via ecdsa-common/claim-step.ts) and writes the next one back
+ * here with a compare-and-swap on the state_version its claim returned.
  */
 export function stepSessionRepo(db: PrismaClient) {
   return {
+    /**
+     * Opens a run inside the caller's transaction, within the wallet's cap of ACTIVE runs
+     * (TSS_OPEN_SESSIONS_MAX): the wallet row lock makes count-then-insert exact across
+     * replicas. Past the cap: 429 TOO_MANY_OPEN_SESSIONS, nothing stored. Without `stage` the
+     * run is only reserved (the first step records its stage when it writes its state).
+     */
     async create(s: {
       id: string;
       userId: string;
       walletId: string;
       kind: TssSessionKind;
       state: StepSessionState;
-      stage: string;
+      stage?: string;
       expiresAt: Date;
       customerId: string | null;
       apiKeyId: string | null;
-    }, tx: Tx | PrismaClient = db): Promise<void> {
+      openMax: number;
+    }, tx: Tx): Promise<void> {
+      await tx.$queryRaw`SELECT id FROM wallets WHERE id = ${s.walletId}::uuid FOR UPDATE`;
+      const open = await tx.tssSession.count({
+        where: { walletId: s.walletId, kind: { in: ['TRIPLES', 'PRESIGN'] }, status: 'ACTIVE', expiresAt: { gt: new Date() } },
+      });
+      if (open >= s.openMax) {
+        throw new AppError('TOO_MANY_OPEN_SESSIONS', `Too many open triples/presign runs for this wallet (at most ${s.openMax}); finish or abort one first`);
+      }
       await tx.tssSession.create({
         data: {
           id: s.id,
@@ -50,19 +58,9 @@ export function stepSessionRepo(db: PrismaClient) {
           expiresAt: s.expiresAt,
           customerId: s.customerId,
           apiKeyId: s.apiKeyId,
-          stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } },
+          ...(s.stage ? { stages: { create: { name: s.stage, status: 'COMPLETED', completedAt: new Date() } } } : {}),
         },
       });
-    },
-
-    /** The user's live session of this kind, or null (then SessionsService explains why). */
-    async live(id: string, userId: string, kind: TssSessionKind): Promise<LiveStepSession | null> {
-      const row = await db.tssSession.findFirst({
-        where: { id, userId, kind, status: 'ACTIVE', expiresAt: { gt: new Date() } },
-        select: { id: true, walletId: true, stateVersion: true, state: true },
-      });
-      if (!row || !row.walletId) return null;
-      return { id: row.id, walletId: row.walletId, stateVersion: row.stateVersion, state: row.state as unknown as StepSessionState };
     },
 
     /**

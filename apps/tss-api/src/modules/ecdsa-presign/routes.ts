@@ -19,7 +19,7 @@ export function ecdsaPresignRoutes(service: EcdsaPresignService, guards: TssGuar
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
       body: stepBody,
-      errors: STEP_ERRORS,
+      errors: [...STEP_ERRORS, 'TOO_MANY_OPEN_SESSIONS'],
       response: stepResponseSchema({
         presignature_ids: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'after the last step: pool ids, by protocol index' },
       }),

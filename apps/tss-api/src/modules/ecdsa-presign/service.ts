@@ -13,7 +13,8 @@ import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
 import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { claimStep } from '../ecdsa-common/claim-step.js';
+import type { ClaimSessionState } from '../sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
@@ -27,6 +28,8 @@ export interface PresignConfig {
   /** Unused presignatures a wallet may hold (ECDSA_PRESIGNATURE_POOL_MAX). */
   poolMax: number;
   sessionTtlSeconds: number;
+  /** ACTIVE triples/presign runs a wallet may have open (TSS_OPEN_SESSIONS_MAX). */
+  openSessionsMax: number;
 }
 
 export interface PresignStepResponse {
@@ -51,6 +54,7 @@ export function ecdsaPresignService(deps: {
   db: PrismaClient;
   repo: EcdsaPresignRepo;
   steps: StepSessionRepo;
+  claim: ClaimSessionState;
   sessions: SessionsService;
   sessionsRepo: SessionsRepo;
   cipher: ShareCipher;
@@ -87,6 +91,7 @@ export function ecdsaPresignService(deps: {
             expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
             customerId: caller.customerId,
             apiKeyId: caller.apiKeyId,
+            openMax: config.openSessionsMax,
           },
           tx,
         );
@@ -127,10 +132,10 @@ export function ecdsaPresignService(deps: {
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<PresignStepResponse> {
-    const { live, state } = await resumeStep<PresignState>(deps, 'PRESIGN', 'presign', caller.userId, sessionId, msg);
+    const live = await claimStep<PresignState>(deps, 'PRESIGN', 'presign', caller.userId, sessionId, msg);
     let result;
     try {
-      result = presignServerStep(state, msg);
+      result = presignServerStep(live.state, msg);
     } catch (error) {
       return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, 'presign/2', error);
     }

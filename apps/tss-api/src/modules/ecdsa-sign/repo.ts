@@ -1,6 +1,9 @@
 import type { PrismaClient } from '@svc/db';
 
-/** TssSession.state of a SIGN_ECDSA session. `presignature` is the sealed pool material, present only until step 2 takes it. */
+/**
+ * TssSession.state of a SIGN_ECDSA session. `presignature` is the sealed pool material, kept
+ * only when step 1 leaves the signature to step 2, and only until step 2 claims it.
+ */
 export interface EcdsaSignState {
   v: 1;
   /** The 32-byte message hash, hex. */
@@ -15,6 +18,8 @@ export interface TakenPresignature {
   userId: string;
   publicKey: string;
   state: EcdsaSignState;
+  /** The sealed presignature this request alone holds. */
+  presignature: { key_id: string; material: string };
 }
 
 interface TakenRow {
@@ -23,6 +28,8 @@ interface TakenRow {
   user_id: string;
   public_key: string;
   state: EcdsaSignState;
+  key_id: string;
+  material: string;
 }
 
 /*
@@ -34,9 +41,10 @@ export function ecdsaSignRepo(db: PrismaClient) {
     /**
      * Step 1's single use, in one statement: lock the user's UNUSED presignature (the kill switch
      * on, the wallet the caller's), mark it CONSUMED by a new SIGN_ECDSA session and blank its
-     * row, moving the sealed material into that session's state, and record the step1 stage.
-     * Of 50 concurrent requests one gets the row; the others wait on the lock, then see
-     * CONSUMED and get nothing. The material never returns to the pool.
+     * row, and record the step1 stage. The sealed material goes to this request only; with
+     * `keepForStep2` (no client share yet) it is also put into the session's state, where step 2
+     * claims it (sessions/claim.ts). Of 50 concurrent requests one gets the row; the others
+     * wait on the lock, then see CONSUMED and get nothing. The material never returns to the pool.
      */
     async takePresignature(s: {
       presignatureId: string;
@@ -46,6 +54,7 @@ export function ecdsaSignRepo(db: PrismaClient) {
       expiresAt: Date;
       customerId: string | null;
       apiKeyId: string | null;
+      keepForStep2: boolean;
     }): Promise<TakenPresignature | null> {
       const rows = await db.$queryRaw<TakenRow[]>`
         WITH w AS (
@@ -59,8 +68,9 @@ export function ecdsaSignRepo(db: PrismaClient) {
         ), sess AS (
           INSERT INTO tss_sessions (id, user_id, wallet_id, kind, status, state, state_version, expires_at, customer_id, api_key_id, updated_at)
           SELECT ${s.sessionId}::uuid, ${s.userId}::uuid, old.wallet_id, 'SIGN_ECDSA', 'ACTIVE',
-                 jsonb_build_object('v', 1, 'msg_hash', ${s.msgHash}::text, 'presignature_id', old.id::text,
-                   'presignature', jsonb_build_object('key_id', old.material_key_id, 'material', encode(old.material, 'base64'))),
+                 jsonb_build_object('v', 1, 'msg_hash', ${s.msgHash}::text, 'presignature_id', old.id::text)
+                 || CASE WHEN ${s.keepForStep2} THEN jsonb_build_object('presignature',
+                      jsonb_build_object('key_id', old.material_key_id, 'material', encode(old.material, 'base64'))) ELSE '{}'::jsonb END,
                  1, ${s.expiresAt}, ${s.customerId}::uuid, ${s.apiKeyId}::uuid, now()
           FROM old
           RETURNING id, state
@@ -73,32 +83,20 @@ export function ecdsaSignRepo(db: PrismaClient) {
           INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
           SELECT gen_random_uuid(), id, 'step1', 'COMPLETED', now(), now() FROM sess
         )
-        SELECT sess.id::text AS session_id, old.wallet_id::text AS wallet_id, ${s.userId}::text AS user_id, w.public_key, sess.state
+        SELECT sess.id::text AS session_id, old.wallet_id::text AS wallet_id, ${s.userId}::text AS user_id, w.public_key, sess.state,
+               old.material_key_id AS key_id, encode(old.material, 'base64') AS material
         FROM sess, old, upd, w`;
       const row = rows[0];
-      return row ? { sessionId: row.session_id, walletId: row.wallet_id, userId: row.user_id, publicKey: row.public_key, state: row.state } : null;
-    },
-
-    /**
-     * Step 2's single use: takes the sealed presignature out of the user's live session in one
-     * statement (a replay or a concurrent duplicate finds no `presignature` key and gets nothing).
-     */
-    async takeFromSession(sessionId: string, userId: string): Promise<TakenPresignature | null> {
-      const rows = await db.$queryRaw<TakenRow[]>`
-        WITH old AS (
-          SELECT id, wallet_id, user_id, state FROM tss_sessions
-          WHERE id = ${sessionId}::uuid AND user_id = ${userId}::uuid AND kind = 'SIGN_ECDSA'
-            AND status = 'ACTIVE' AND expires_at > now() AND state ? 'presignature'
-          FOR UPDATE
-        ), upd AS (
-          UPDATE tss_sessions t SET state = t.state - 'presignature', state_version = t.state_version + 1, updated_at = now()
-          FROM old WHERE t.id = old.id AND t.state ? 'presignature'
-          RETURNING t.id
-        )
-        SELECT old.id::text AS session_id, old.wallet_id::text AS wallet_id, old.user_id::text AS user_id, w.public_key, old.state
-        FROM old JOIN upd ON upd.id = old.id JOIN wallets w ON w.id = old.wallet_id`;
-      const row = rows[0];
-      return row ? { sessionId: row.session_id, walletId: row.wallet_id, userId: row.user_id, publicKey: row.public_key, state: row.state } : null;
+      return row
+        ? {
+            sessionId: row.session_id,
+            walletId: row.wallet_id,
+            userId: row.user_id,
+            publicKey: row.public_key,
+            state: row.state,
+            presignature: { key_id: row.key_id, material: row.material },
+          }
+        : null;
     },
 
     /** After the signature verified: ACTIVE -> COMPLETED (material gone from the state), stage and audit row, once. */
@@ -120,11 +118,6 @@ export function ecdsaSignRepo(db: PrismaClient) {
       return rows.length === 1;
     },
 
-    /** Whether the user's session is live (then a step that found nothing lost a race: consumed). */
-    async isLive(sessionId: string, userId: string): Promise<boolean> {
-      const n = await db.tssSession.count({ where: { id: sessionId, userId, kind: 'SIGN_ECDSA', status: 'ACTIVE', expiresAt: { gt: new Date() } } });
-      return n === 1;
-    },
   };
 }
 

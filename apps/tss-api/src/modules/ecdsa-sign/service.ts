@@ -9,7 +9,8 @@ import type { SessionsRepo } from '../sessions/repo.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
 import { combineSignature } from './combine-signature.js';
-import type { EcdsaSignRepo, TakenPresignature } from './repo.js';
+import type { ClaimSessionState } from '../sessions/claim.js';
+import type { EcdsaSignRepo, EcdsaSignState, TakenPresignature } from './repo.js';
 
 export interface SignOutput {
   /** 32 bytes, big-endian, as numbers 0-255. */
@@ -40,11 +41,12 @@ const array = (bytes: Uint8Array) => Array.from(bytes);
  * signature share (s_1, computable from its presignature and the hash alone), the server adds
  * its share, normalises, verifies and answers the finished (public) signature. Its own share
  * never leaves the server, and it is computed only from a presignature the database has
- * already marked CONSUMED (step 1) and taken out of the session (step 2).
+ * already marked CONSUMED (step 1) and claimed out of the session (step 2, sessions/claim.ts).
  */
 export function ecdsaSignService(deps: {
   db: PrismaClient;
   repo: EcdsaSignRepo;
+  claim: ClaimSessionState;
   sessions: SessionsService;
   sessionsRepo: SessionsRepo;
   cipher: ShareCipher;
@@ -62,8 +64,7 @@ export function ecdsaSignService(deps: {
 
   /** Opens the presignature, computes the server share, combines and verifies; aborts the session on a bad client share. */
   async function finish(taken: TakenPresignature, hash: Uint8Array, clientShare: string, stage: string): Promise<SignOutput> {
-    const sealed = taken.state.presignature;
-    if (!sealed) throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
+    const sealed = taken.presignature;
     const presignature = openJsonValue<Presignature>(
       cipher,
       { keyId: sealed.key_id, ciphertext: Buffer.from(sealed.material, 'base64') },
@@ -99,6 +100,7 @@ export function ecdsaSignService(deps: {
           expiresAt: new Date(Date.now() + deps.sessionTtlSeconds * 1000),
           customerId: caller.customerId,
           apiKeyId: caller.apiKeyId,
+          keepForStep2: msgs1.signature_share === undefined,
         })
         .catch((error: unknown) => {
           // The session insert failed on its id: the whole statement is undone, the presignature stays UNUSED.
@@ -106,7 +108,7 @@ export function ecdsaSignService(deps: {
           throw error;
         });
       if (!taken) return whyNotTaken(caller.userId);
-      const sealed = taken.state.presignature!;
+      const sealed = taken.presignature;
       const presignature = openJsonValue<Presignature>(
         cipher,
         { keyId: sealed.key_id, ciphertext: Buffer.from(sealed.material, 'base64') },
@@ -121,11 +123,16 @@ export function ecdsaSignService(deps: {
     },
 
     async step2(caller: Caller, sessionId: string, msg: number[], msgs1: { signature_share: string }): Promise<Step2Response> {
-      const taken = await repo.takeFromSession(sessionId, caller.userId);
-      if (!taken) {
-        if (await repo.isLive(sessionId, caller.userId)) throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
-        return deps.sessions.explainUnavailable(sessionId, caller.userId, 'SIGN_ECDSA');
-      }
+      const claimed = await deps.claim<EcdsaSignState>({ sessionId, userId: caller.userId, kind: 'SIGN_ECDSA', secret: 'presignature' });
+      if (!claimed) return deps.sessions.explainUnavailable(sessionId, caller.userId, 'SIGN_ECDSA');
+      const taken: TakenPresignature = {
+        sessionId,
+        walletId: claimed.walletId,
+        userId: claimed.userId,
+        publicKey: claimed.wallet.publicKey,
+        state: claimed.state,
+        presignature: claimed.state.presignature!,
+      };
       const hash = Uint8Array.from(msg);
       if (Buffer.from(hash).toString('hex') !== taken.state.msg_hash) {
         await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'aborted:MSG_MISMATCH');

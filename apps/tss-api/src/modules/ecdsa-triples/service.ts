@@ -7,7 +7,8 @@ import type { SessionsService } from '../sessions/service.js';
 import type { Caller } from '../sign-ed25519/service.js';
 import { sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
 import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { resumeStep } from '../ecdsa-common/resume-step.js';
+import { claimStep } from '../ecdsa-common/claim-step.js';
+import type { ClaimSessionState } from '../sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
 import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
@@ -21,6 +22,8 @@ export interface TriplesConfig {
   /** Unused triples a wallet may hold (ECDSA_TRIPLE_POOL_MAX). */
   poolMax: number;
   sessionTtlSeconds: number;
+  /** ACTIVE triples/presign runs a wallet may have open (TSS_OPEN_SESSIONS_MAX). */
+  openSessionsMax: number;
 }
 
 export interface StepResponse {
@@ -36,15 +39,18 @@ const STAGES = ['', 'triples/1', 'triples/2', 'triples/3'];
 const poolFull = (max: number) => new AppError('PRESIGNATURE_POOL_FULL', `Triple pool is full (at most ${max} unused triples per wallet)`);
 
 /**
- * Batched triple generation, server side (P1): three client messages, three answers. Each
- * step's new protocol state is sealed into the session with a compare-and-swap before the answer
- * leaves; the last step writes the server's triples to triple_pool (sealed) in the same
- * transaction that completes the session.
+ * Batched triple generation, server side (P1): three client messages, three answers. Each later
+ * step first claims the sealed protocol state (taken out of the row in one statement, so no
+ * other request on any replica can evaluate it: the KOS check at triples/2 depends on the
+ * server's secret Δ), then computes, then writes the next state back with a compare-and-swap
+ * before the answer leaves; the last step writes the server's triples to triple_pool (sealed)
+ * in the same transaction that completes the session.
  */
 export function ecdsaTriplesService(deps: {
   db: PrismaClient;
   repo: EcdsaTriplesRepo;
   steps: StepSessionRepo;
+  claim: ClaimSessionState;
   sessions: SessionsService;
   sessionsRepo: SessionsRepo;
   cipher: ShareCipher;
@@ -68,35 +74,46 @@ export function ecdsaTriplesService(deps: {
     if (plausible && (await repo.unusedCount(w.id)) + (requested as number) > config.poolMax) {
       throw poolFull(config.poolMax);
     }
+    // Reserved within the wallet's cap of open runs before the 0.4-0.6 s of work below.
+    const sessionId = randomUUID();
+    await steps.transaction((tx) =>
+      steps.create(
+        {
+          id: sessionId,
+          userId: caller.userId,
+          walletId: w.id,
+          kind: 'TRIPLES',
+          state: { v: 1, next_step: 1 },
+          expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
+          customerId: caller.customerId,
+          apiKeyId: caller.apiKeyId,
+          openMax: config.openSessionsMax,
+        },
+        tx,
+      ),
+    );
     const state = tripleGenServerStart({ maxCount: config.batchMax });
     let result;
     try {
       result = tripleGenServerStep(state, msg);
     } catch (error) {
-      return abortOnProtocolError(deps.sessionsRepo, null, caller.userId, 'triples/1', error);
+      return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, 'triples/1', error);
     }
-    if (result.done) throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
-    const sessionId = randomUUID();
-    await steps.create({
-      id: sessionId,
-      userId: caller.userId,
-      walletId: w.id,
-      kind: 'TRIPLES',
-      state: { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) },
-      stage: STAGES[1]!,
-      expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
-      customerId: caller.customerId,
-      apiKeyId: caller.apiKeyId,
-    });
+    if (result.done) {
+      await deps.sessionsRepo.end(sessionId, caller.userId, 'ABORTED', 'aborted:UNEXPECTED_END');
+      throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
+    }
+    const next: StepSessionState = { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) };
+    if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: 1, state: next, stage: STAGES[1]! }))) stepConflict();
     return { session_id: sessionId, msg: result.outgoing, done: false };
   }
 
   async function step(caller: Caller, sessionId: string, msg: unknown): Promise<StepResponse> {
-    const { live, state } = await resumeStep<TripleGenState>(deps, 'TRIPLES', 'triples', caller.userId, sessionId, msg);
-    const stepNo = live.state.next_step;
+    const live = await claimStep<TripleGenState>(deps, 'TRIPLES', 'triples', caller.userId, sessionId, msg);
+    const stepNo = live.stepNo;
     let result;
     try {
-      result = tripleGenServerStep(state, msg);
+      result = tripleGenServerStep(live.state, msg);
     } catch (error) {
       return abortOnProtocolError(deps.sessionsRepo, sessionId, caller.userId, STAGES[stepNo] ?? 'triples step', error);
     }

@@ -1,10 +1,14 @@
 import type { Request } from 'express';
-import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
+import type { PrismaClient } from '@svc/db';
+import { defineRoute, field, type RouteDef } from '@svc/http';
+import { sharedRateLimit } from '../../rate-limits.js';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
 import { normalizeEmail, type EmailLoginService } from './service.js';
 
 export interface EmailLoginRouteOptions {
   rateLimit: { windowMs: number; perEmail: number; perIp: number };
+  /** Where the limits count (shared by every replica). */
+  db: PrismaClient;
 }
 
 const emailRule = field.email({ max: 254 });
@@ -17,9 +21,9 @@ const emailKey = (req: Request) => {
 export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdTokenIssuer, options: EmailLoginRouteOptions): RouteDef[] {
   const { windowMs, perEmail, perIp } = options.rateLimit;
   // Per address (mail bombing one inbox, guessing one code) and per client (spraying many).
-  const perEmailLimit = rateLimitGuard({ name: 'emailCodeRateLimit', windowMs, limit: perEmail, key: emailKey });
-  const perIpLimit = rateLimitGuard({ name: 'emailLoginIpRateLimit', windowMs, limit: perIp });
-  const verifyPerEmail = rateLimitGuard({ name: 'emailVerifyRateLimit', windowMs, limit: perEmail * 4, key: emailKey });
+  const perEmailLimit = sharedRateLimit(options.db, { name: 'emailCodeRateLimit', windowMs, limit: perEmail, key: emailKey });
+  const perIpLimit = sharedRateLimit(options.db, { name: 'emailLoginIpRateLimit', windowMs, limit: perIp });
+  const verifyPerEmail = sharedRateLimit(options.db, { name: 'emailVerifyRateLimit', windowMs, limit: perEmail * 4, key: emailKey });
   const discovery = {
     issuer: issuer.issuer,
     jwks_uri: `${issuer.issuer}/.well-known/jwks.json`,

@@ -1,4 +1,4 @@
-import type { AuthType, Curve, PrismaClient } from '@svc/db';
+import type { AuthType, Curve, Prisma, PrismaClient } from '@svc/db';
 
 export interface NewWallet {
   id: string;
@@ -16,12 +16,14 @@ export function keygenRepo(db: PrismaClient) {
      * Creates the user (if new) and the wallets in one transaction. `build` receives the user
      * id so the caller can bind the sealed secrets to it. Throws WalletExistsError when the
      * user already has a wallet of one of the curves; a concurrent duplicate fails on the
-     * (user_id, curve) unique index (P2002) instead.
+     * (user_id, curve) unique index (P2002) instead. `witness` records the ID token's use in
+     * the same transaction (it throws on a replay, and nothing is created).
      */
     async createUserAndWallets(
       identity: { authType: AuthType; subject: string; email: string },
       curves: Curve[],
       build: (userId: string) => NewWallet[],
+      witness: (tx: Prisma.TransactionClient, userId: string) => Promise<void>,
     ): Promise<string> {
       return db.$transaction(async (tx) => {
         const user = await tx.user.upsert({
@@ -46,6 +48,8 @@ export function keygenRepo(db: PrismaClient) {
             },
           });
         }
+        // Last, so that a duplicate of a keygen that succeeded is told WALLET_ALREADY_EXISTS.
+        await witness(tx, user.id);
         return user.id;
       });
     },

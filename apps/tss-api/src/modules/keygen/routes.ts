@@ -21,9 +21,11 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
         'package; the server checks keygen_2 against it before storing. secp256k1: the server\u2019s Feldman share f(2), the ' +
         'compressed public key and the two commitments; checked with the Feldman equation. `seed_part` is the server part of the ' +
         'seed\u2019s 2-of-2 split (hex). Header: Bearer ID token and X-API-Key. Creates the user on first keygen and answers the ' +
-        'sign-in result. A second keygen for the same user and curve: 409 WALLET_ALREADY_EXISTS.',
+        'sign-in result. A second keygen for the same user and curve: 409 WALLET_ALREADY_EXISTS. One ID token creates wallets once: ' +
+        'adding the other curve later needs a fresh ID token (else 401 ID_TOKEN_REPLAYED). At most KEYGEN_RATE_LIMIT_PER_HOUR calls per ' +
+        'login identity and hour, counted across replicas (429 RATE_LIMITED).',
       tags: ['keygen'],
-      guards: [guards.apiKey, guards.idToken],
+      guards: [guards.apiKey, guards.idToken, guards.keygenRateLimit],
       body: {
         ed25519: object(),
         'ed25519.key_package': object(),
@@ -59,7 +61,7 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
           },
         },
       },
-      errors: ['INVALID_API_KEY', 'UNAUTHORIZED', 'KEY_PACKAGE_MISMATCH', 'WALLET_ALREADY_EXISTS'],
+      errors: ['INVALID_API_KEY', 'UNAUTHORIZED', 'ID_TOKEN_REPLAYED', 'KEY_PACKAGE_MISMATCH', 'WALLET_ALREADY_EXISTS', 'RATE_LIMITED'],
       response: SIGN_IN_RESULT_SCHEMA,
       handler: (req, res) => service.keygen(verifiedIdentity(res), req.body as KeygenRequest),
     }),

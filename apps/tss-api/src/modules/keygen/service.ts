@@ -14,6 +14,7 @@ import { isUniqueViolation, type Curve } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { KeyshareService } from '../keyshare/service.js';
+import type { IdTokenWitness } from '../id-token-replay/witness.js';
 import type { UsersRepo } from '../users/repo.js';
 import { accountEmail } from '../users/account-email.js';
 import { signInResult, type SignInResult } from '../users/sign-in-result.js';
@@ -104,7 +105,7 @@ function checkSecp256k1(body: NonNullable<KeygenRequest['secp256k1']>): CheckedC
   return { curve: 'secp256k1', publicKey: toHex(publicKey), seedPart, seal: (cipher, walletId, userId) => sealJson(cipher, stored, shareAad(walletId, userId)) };
 }
 
-export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keyshare: KeyshareService; cipher: ShareCipher; jwt: ServiceJwt }) {
+export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keyshare: KeyshareService; cipher: ShareCipher; jwt: ServiceJwt; idTokens: IdTokenWitness }) {
   return {
     async keygen(identity: VerifiedIdentity, body: KeygenRequest): Promise<SignInResult> {
       const checked: CheckedCurve[] = [];
@@ -126,6 +127,8 @@ export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keysha
               serverShare: c.seal(deps.cipher, walletIds[i]!, uid),
               seedPart: deps.cipher.seal(c.seedPart, seedPartAad(walletIds[i]!, uid)),
             })),
+          // One keygen per ID token (any curves): a token seen by anyone else cannot create a wallet later.
+          (tx, uid) => deps.idTokens.record(identity, 'keygen', uid, tx),
         );
       } catch (error) {
         if (error instanceof WalletExistsError || isUniqueViolation(error)) {

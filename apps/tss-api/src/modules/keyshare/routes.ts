@@ -2,6 +2,7 @@ import { verifiedIdentity } from '@svc/auth';
 import { AppError } from '@svc/envelope';
 import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
+import type { IdTokenWitness } from '../id-token-replay/witness.js';
 import type { UsersRepo } from '../users/repo.js';
 import type { KeyshareService, ResharedKeyShare } from './service.js';
 
@@ -14,7 +15,7 @@ const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
  * share, then marks them ACTIVE. Element shape of reshared_key_shares: {name, endpoint}, as
  * listed in user/check's keyshare_node_meta.nodes (docs/keyshare.md).
  */
-export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guards: TssGuards): RouteDef[] {
+export function keyshareRoutes(service: KeyshareService, users: UsersRepo, idTokens: IdTokenWitness, guards: TssGuards): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -24,7 +25,8 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
         'Bearer ID token and X-API-Key. `public_key`: hex public key of one of the user\u2019s wallets (else 400 "Invalid public key"). ' +
         '`reshared_key_shares`: non-empty array of {name, endpoint} of the nodes that now hold a fresh share (names and endpoints ' +
         'from user/check). Each node is asked (POST /keyshare/v1/check) and must hold the share: otherwise 404 KEY_SHARE_NOT_FOUND, ' +
-        'or 503 UPSTREAM_UNAVAILABLE when it does not answer in time; nothing is marked then. On success every named node is ACTIVE.',
+        'or 503 UPSTREAM_UNAVAILABLE when it does not answer in time; nothing is marked then. On success every named node is ACTIVE. ' +
+        'An ID token confirms a reshare once per wallet: a second use for the same wallet is 401 ID_TOKEN_REPLAYED (a failed confirmation does not count).',
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
       body: {
@@ -36,7 +38,7 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
           .string({ pattern: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, message: 'reshared_key_shares[].endpoint must be a URL' })
           .missing('reshared_key_shares[].endpoint must be a URL'),
       },
-      errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+      errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'ID_TOKEN_REPLAYED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
       response: { type: 'null' },
       handler: async (req, res) => {
         const identity = verifiedIdentity(res);
@@ -49,7 +51,16 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, guard
           if (extra.length) throw new AppError('INVALID_REQUEST', `Unknown field: reshared_key_shares[].${extra[0]}`);
           return { name: e.name, endpoint: e.endpoint } as ResharedKeyShare;
         });
-        await service.confirmReshare(wallet, elements);
+        // One confirmation per ID token and wallet (the SDK heals each wallet with the same token);
+        // recorded first so concurrent replays are refused, taken back if the check fails so the client may retry.
+        const purpose = `reshare:${wallet.id}`;
+        await idTokens.record(identity, purpose, user.id);
+        try {
+          await service.confirmReshare(wallet, elements);
+        } catch (error) {
+          await idTokens.forget(identity, purpose);
+          throw error;
+        }
         return null;
       },
     }),

@@ -8,21 +8,36 @@ export interface ExpirySweeper {
 }
 
 /**
+ * A step holds a claim for as long as one computation and one write take (well under a second;
+ * the database transaction timeout is 20 s). A claim this old belongs to a request that died.
+ */
+export const CLAIM_TIMEOUT_SECONDS = 60;
+
+/**
  * Sessions are ended as EXPIRED when a request touches them after their TTL; one nobody touches
  * again (an abandoned signing, a step1 without step2) would keep its sealed secrets in the row
- * for ever. This sweeps them every `intervalMs` on every replica (the statement is safe to run
+ * for ever. Sessions whose claim was never written back (the replica died mid-step) are ended
+ * as ABORTED. This sweeps them every `intervalMs` on every replica (the statement is safe to run
  * concurrently). The timer does not keep the process alive.
  */
-export function startExpirySweeper(repo: SessionsRepo, logger: Logger, options: { intervalMs: number; batch?: number }): ExpirySweeper {
+export function startExpirySweeper(
+  repo: SessionsRepo,
+  logger: Logger,
+  options: { intervalMs: number; batch?: number; claimTimeoutSeconds?: number },
+): ExpirySweeper {
   const batch = options.batch ?? 500;
+  const claimTimeout = options.claimTimeoutSeconds ?? CLAIM_TIMEOUT_SECONDS;
   let running: Promise<number> | undefined;
   const sweep = async (): Promise<number> => {
     let total = 0;
-    for (;;) {
-      const n = await repo.expireStale(batch);
-      total += n;
-      if (n < batch) return total;
+    for (const pass of [() => repo.expireStale(batch), () => repo.abortAbandonedClaims(claimTimeout, batch)]) {
+      for (;;) {
+        const n = await pass();
+        total += n;
+        if (n < batch) break;
+      }
     }
+    return total;
   };
   const timer = setInterval(() => {
     running ??= sweep()

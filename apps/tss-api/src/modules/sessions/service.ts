@@ -8,7 +8,7 @@ import type { SessionsRepo } from './repo.js';
  */
 export function sessionsService(repo: SessionsRepo) {
   return {
-    /** Called when a step's conditional update matched nothing: throws the precise error. */
+    /** Called when a step's claim (sessions/claim.ts) took nothing: throws the precise error. */
     async explainUnavailable(sessionId: string, userId: string, kind: TssSessionKind): Promise<never> {
       const head = await repo.head(sessionId);
       if (!head || head.userId !== userId || head.kind !== kind) throw new AppError('SESSION_NOT_FOUND', 'Session not found');
@@ -17,6 +17,8 @@ export function sessionsService(repo: SessionsRepo) {
         throw new AppError('SESSION_EXPIRED', 'Session expired');
       }
       if (head.status === 'EXPIRED') throw new AppError('SESSION_EXPIRED', 'Session expired');
+      // Live but nothing to claim: another request holds or took this step's state.
+      if (head.status === 'ACTIVE') throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
       if (head.status === 'COMPLETED') throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
       throw new AppError('SESSION_NOT_ACTIVE', 'Session is not active');
     },

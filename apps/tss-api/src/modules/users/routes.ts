@@ -55,12 +55,27 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
       description:
         'Header `Authorization: Bearer <service JWT>` (kind user) and X-API-Key; no body. A valid token, or one expired less than ' +
         'SIGNIN_SILENTLY_WINDOW ago (default 7 days), gets the sign-in result with a fresh token, as long as the user and a wallet ' +
-        'still exist. Older or invalid tokens: 401; admin or customer tokens: 403.',
+        'still exist. The old token is revoked as the new one is issued: it refreshes once, and a signed-out token not at all. ' +
+        'Older, invalid, signed-out or already refreshed tokens: 401; admin or customer tokens: 403.',
       tags: ['user'],
       guards: [guards.apiKey, guards.refreshableUserJwt],
       errors: ['INVALID_API_KEY', 'FORBIDDEN', 'USER_NOT_FOUND', 'WALLET_NOT_FOUND'],
       response: SIGN_IN_RESULT_SCHEMA,
       handler: (_req, res) => service.signinSilently(authClaims(res)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/tss/v1/user/signout',
+      summary: 'Sign out: revoke this service JWT',
+      description:
+        'Header `Authorization: Bearer <service JWT>` (kind user) and X-API-Key; no body. The token\u2019s `jti` is revoked in the ' +
+        'database, so every replica refuses it from now on (401 UNAUTHORIZED, as any invalid token) and signin_silently will not ' +
+        'refresh it. Signing out twice: the second call is 401 (the token is already refused).',
+      tags: ['user'],
+      guards: [guards.apiKey, guards.userJwt],
+      errors: ['INVALID_API_KEY', 'FORBIDDEN'],
+      response: { type: 'object', required: ['message'], properties: { message: { type: 'string', const: 'Signed out' } } },
+      handler: (_req, res) => service.signout(authClaims(res)),
     }),
     defineRoute({
       method: 'post',

@@ -1,3 +1,4 @@
+import type { TokenRevocation } from '@svc/accounts';
 import type { ServiceClaims, ServiceJwt, VerifiedIdentity } from '@svc/auth';
 import { databaseUnavailableError, type AuthType } from '@svc/db';
 import { AppError } from '@svc/envelope';
@@ -5,7 +6,12 @@ import type { KeyshareCheck, KeyshareService } from '../keyshare/service.js';
 import type { UsersRepo } from './repo.js';
 import { signInResult, type SignInResult } from './sign-in-result.js';
 
-export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt) {
+export interface UsersServiceOptions {
+  /** Seconds after expiry during which signin_silently still refreshes a token. */
+  silentRefreshWindowSeconds: number;
+}
+
+export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt, revocation: TokenRevocation, options: UsersServiceOptions) {
   return {
     async signin(identity: VerifiedIdentity): Promise<SignInResult> {
       const user = await repo.byIdentity(identity.authType, identity.subject);
@@ -17,16 +23,24 @@ export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: Se
     /**
      * A valid token gets a fresh one; an expired one only within the refresh window (the
      * route's refreshable user-JWT guard verified it and gives its claims), and only while
-     * its user and a wallet still exist.
+     * its user and a wallet still exist. The old token is revoked before the new one is
+     * issued, once: of concurrent refreshes with one token (on any replica) only one gets a
+     * new token, and a signed-out token gets none.
      */
     async signinSilently(claims: ServiceClaims): Promise<SignInResult> {
       const user = await repo.byId(claims.sub);
       if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
       if (user.wallets.length === 0) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+      if (!(await revocation.revokeOnce(claims, options.silentRefreshWindowSeconds))) throw new AppError('UNAUTHORIZED', 'Unauthorized');
       return signInResult(jwt, user);
     },
 
-    /** Spec §4.1 rule 5: whatever fails while loading the user or its nodes' states is 500 "Failed to get user". */
+    /** Revokes the caller's token on every replica (it stays revoked until it could no longer be refreshed anyway). */
+    async signout(claims: ServiceClaims): Promise<{ message: string }> {
+      await revocation.revoke(claims, options.silentRefreshWindowSeconds);
+      return { message: 'Signed out' };
+    },
+
     async check(email: string, authType?: AuthType): Promise<{ exists: boolean } & KeyshareCheck> {
       try {
         const [user] = await repo.byEmail(email.trim().toLowerCase(), authType);

@@ -1,0 +1,41 @@
+import { authClaims, verifiedIdentity } from '@svc/auth';
+import { rateLimitStore, type PrismaClient } from '@svc/db';
+import { rateLimitGuard, type RateLimitOptions } from '@svc/http';
+
+/** A rate limit whose counts live in PostgreSQL: every replica of tss-api counts against one limit. */
+export function sharedRateLimit(db: PrismaClient, options: Omit<RateLimitOptions, 'store'>) {
+  return rateLimitGuard({ ...options, store: rateLimitStore(db, options.name) });
+}
+
+export interface ProtocolRateLimits {
+  /** triples/1 (a new run: 0.4-0.6 s of server CPU) per user and minute. */
+  triplesPerMinute: number;
+  /** Keygen calls per login identity (provider + subject) and hour. */
+  keygenPerHour: number;
+}
+
+/**
+ * Per-user limits of the calls that cost the server most for the least client effort. They run
+ * after the route's credential guards, so they count verified identities, not claimed ones.
+ */
+export function protocolRateLimits(db: PrismaClient, limits: ProtocolRateLimits) {
+  return {
+    triplesStart: sharedRateLimit(db, {
+      name: 'triplesRateLimit',
+      windowMs: 60_000,
+      limit: limits.triplesPerMinute,
+      key: (_req, res) => `user:${authClaims(res).sub}`,
+      // Only the first step opens a run; the later steps of a run are bounded by the run.
+      skip: (req) => Boolean((req.body as { session_id?: unknown } | undefined)?.session_id),
+    }),
+    keygen: sharedRateLimit(db, {
+      name: 'keygenRateLimit',
+      windowMs: 3_600_000,
+      limit: limits.keygenPerHour,
+      key: (_req, res) => {
+        const who = verifiedIdentity(res);
+        return `${who.authType}|${who.subject}`;
+      },
+    }),
+  };
+}
