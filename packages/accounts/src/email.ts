@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { field, type Field } from '@svc/http';
@@ -19,7 +20,9 @@ export function normalizeEmail(email: string): string {
  */
 export function ipAndEmailKey(req: Request): string {
   const body = req.body as Record<string, unknown> | undefined;
-  const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
+  // Hashed: the key is stored in PostgreSQL (shared limits), and the guard runs before
+  // validation, so the raw value may be 100k characters or hold NUL.
+  const email = typeof body?.email === 'string' ? createHash('sha256').update(normalizeEmail(body.email)).digest('hex') : '';
   // ipKeyGenerator groups an IPv6 address by its /56 prefix: one host owns many addresses.
   return `${ipKeyGenerator(req.ip ?? 'unknown')}|${email}`;
 }
