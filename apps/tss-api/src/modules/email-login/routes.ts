@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { PrismaClient } from '@svc/db';
 import { defineRoute, field, type RouteDef } from '@svc/http';
@@ -15,7 +16,8 @@ const emailRule = field.email({ max: 254 });
 
 const emailKey = (req: Request) => {
   const email: unknown = (req.body as Record<string, unknown> | undefined)?.email;
-  return `email:${typeof email === 'string' ? normalizeEmail(email) : ''}`;
+  // Hashed: stored in PostgreSQL before validation, so the raw value may hold NUL or a lone surrogate.
+  return `email:${typeof email === 'string' ? createHash('sha256').update(normalizeEmail(email)).digest('hex') : ''}`;
 };
 
 export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdTokenIssuer, options: EmailLoginRouteOptions): RouteDef[] {
