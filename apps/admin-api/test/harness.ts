@@ -1,6 +1,6 @@
 import { ServiceJwt } from '@svc/auth';
 import { startTestDatabase, type TestDatabase } from '@svc/db/testing';
-import { createLogger } from '@svc/http';
+import { createLogger, type JsonSchema } from '@svc/http';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -13,6 +13,8 @@ export const ADMIN_PASSWORD = 'correct horse battery';
 export interface Harness {
   t: TestDatabase;
   app: Express;
+  openapi: JsonSchema;
+  adminId: string;
   /** Same secret as the app: tokens of every kind, as tss-api and dashboard-api would issue them. */
   jwt: ServiceJwt;
   adminToken: string;
@@ -22,11 +24,11 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   const t = await startTestDatabase();
   const config = loadConfig({ JWT_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: t.url });
-  const { app } = createApp({ config, db: t.db, logger: createLogger('admin-api-test', 'silent') });
+  const { app, openapi } = createApp({ config, db: t.db, logger: createLogger('admin-api-test', 'silent') });
   await createAdminAccount(t.db, 'root@example.com', ADMIN_PASSWORD);
   const login = await request(app).post('/svc_admin/v1/user/login').send({ email: 'root@example.com', password: ADMIN_PASSWORD });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  return { t, app, jwt: new ServiceJwt({ secret: JWT_SECRET, expiresIn: '1h' }), adminToken: login.body.data.token, stop: () => t.stop() };
+  return { t, app, openapi, adminId: login.body.data.admin.admin_id, jwt: new ServiceJwt({ secret: JWT_SECRET, expiresIn: '1h' }), adminToken: login.body.data.token, stop: () => t.stop() };
 }
 
 export const PNG_1PX = Buffer.from(

@@ -1,7 +1,7 @@
 import { createApiKey, createDashboardUser, hashPassword } from '@svc/accounts';
 import { ServiceJwt } from '@svc/auth';
 import { startTestDatabase, type TestDatabase } from '@svc/db/testing';
-import { createLogger } from '@svc/http';
+import { createLogger, type JsonSchema } from '@svc/http';
 import { createMailer, type DevMailServer, type Mailer } from '@svc/mailer';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -14,6 +14,7 @@ export const JWT_SECRET = 'test-secret-for-dashboard-api-0123456789ab';
 export interface Harness {
   t: TestDatabase;
   app: Express;
+  openapi: JsonSchema;
   mailer: Mailer;
   inbox: DevMailServer;
   jwt: ServiceJwt;
@@ -25,10 +26,11 @@ export async function startHarness(): Promise<Harness> {
   const config = loadConfig({ JWT_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: t.url });
   // The real in-process SMTP server: nodemailer speaks SMTP to it, as to a real relay.
   const mailer = await createMailer({ from: 'dashboard@svc.test' });
-  const { app } = createApp({ config, db: t.db, mailer, logger: createLogger('dashboard-test', 'silent') });
+  const { app, openapi } = createApp({ config, db: t.db, mailer, logger: createLogger('dashboard-test', 'silent') });
   return {
     t,
     app,
+    openapi,
     mailer,
     inbox: mailer.devServer!,
     jwt: new ServiceJwt({ secret: JWT_SECRET, expiresIn: '1h' }),

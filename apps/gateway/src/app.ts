@@ -1,5 +1,5 @@
 import { AppError } from '@svc/envelope';
-import { createLogger, createServiceApp, defineRoute, type Logger, type ServiceApp } from '@svc/http';
+import { createLogger, createServiceApp, defineRoute, field, type Logger, type ServiceApp } from '@svc/http';
 import type { GatewayConfig } from './env.js';
 import { proxyTo } from './proxy.js';
 import { upstreamsOf } from './upstreams.js';
@@ -23,7 +23,7 @@ export function createApp({ config, logger }: GatewayDeps): ServiceApp {
     path: '/docs/specs/:service',
     summary: "An upstream service's OpenAPI document",
     tags: ['docs'],
-    params: { service: { isIn: { options: [upstreams.map((u) => u.name)] } } },
+    params: { service: field.oneOf(upstreams.map((u) => u.name)) },
     errors: ['UPSTREAM_UNAVAILABLE'],
     handler: async (req, res) => {
       const upstream = upstreams.find((u) => u.name === req.params.service)!;

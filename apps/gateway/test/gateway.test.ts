@@ -105,6 +105,8 @@ describe('gateway', () => {
     expect((await request(app).get('/docs/specs/tss-api')).body.info.title).toBe('up');
     expect((await request(app).get('/docs/specs/dashboard-api')).status).toBe(503);
     expect((await request(app).get('/docs/specs/unknown')).status).toBe(400);
+    // Bad percent-encoding: 400 in the envelope, not a URIError 500.
+    expect((await request(app).get('/docs/specs/%zz')).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'Malformed percent-encoding in the URL path' });
     const page = await request(app).get('/docs/');
     expect(page.text).toContain('swagger-ui');
     // The script the page runs lists every service's document, not the gateway's alone.

@@ -83,7 +83,7 @@ describe('email one-time-code login', () => {
 
   it('validates input and rate-limits code requests per address', async () => {
     expect((await post(h.baseUrl, REQUEST, {})).body).toEqual({ success: false, code: 'INVALID_REQUEST', msg: 'email is required' });
-    expect((await post(h.baseUrl, REQUEST, { email: 'nope' })).body.msg).toBe('email is invalid');
+    expect((await post(h.baseUrl, REQUEST, { email: 'nope' })).body.msg).toBe('email must be a valid email address');
     expect((await post(h.baseUrl, VERIFY, { email: 'a@example.com', code: '12ab56' })).body.msg).toBe('code must be 6 digits');
     const email = freshEmail();
     for (let i = 0; i < 3; i++) expect((await post(h.baseUrl, REQUEST, { email })).status).toBe(200);

@@ -98,7 +98,7 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: ['node-2'] })).body.msg).toBe('reshared_key_shares[] must be {name, endpoint} objects');
     expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: [{ endpoint: node2.endpoint }] })).body.msg).toBe('reshared_key_shares[].name must be a node name');
     expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: [{ name: 'node-2', endpoint: 'nope' }] })).body.msg).toBe('reshared_key_shares[].endpoint must be a URL');
-    expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: [{ ...node2, share: 'x' }] })).body.msg).toBe('Unknown field: reshared_key_shares[].share');
+    expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: [{ ...node2, share: 'x' }] })).body.msg).toBe('Unknown field: reshared_key_shares[0].share');
     expect((await reshare({ public_key: wallet.publicKey, reshared_key_shares: [{ name: 'node-9', endpoint: node2.endpoint }] })).body.msg).toBe('Unknown key share node: node-9');
     const premature = await reshare({ public_key: wallet.publicKey, reshared_key_shares: [node2] });
     expect(premature.body).toEqual({ success: false, code: 'KEY_SHARE_NOT_FOUND', msg: 'Key share node node-2 does not hold the share' });

@@ -1,10 +1,14 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@svc/envelope';
+import { field } from '@svc/http';
 import type { EmailVerificationPurpose, Prisma, PrismaClient } from '@svc/db';
 import { consumeEmailCode, findEmailCode, findLatestEmailCode, insertEmailCode, takeEmailCodeAttempt } from './email-code-repo.js';
 
 export const EMAIL_CODE_LENGTH = 6;
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
+
+/** The request field that carries an emailed code. */
+export const emailCodeField = () => field.string({ pattern: new RegExp(`^[0-9]{${EMAIL_CODE_LENGTH}}$`), message: `code must be ${EMAIL_CODE_LENGTH} digits` });
 
 export interface EmailCodeOptions {
   /** Server secret the codes are MACed with (derived from JWT_SECRET by the apps). */

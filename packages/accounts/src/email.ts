@@ -1,20 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { ParamSchema } from 'express-validator';
+import { field, type Field } from '@svc/http';
 
-/**
- * Emails are stored and compared lower-cased and trimmed, so "Ann@X.com" and "ann@x.com"
- * are one account. Validation rules of an email field, normalising it in place.
- */
-export function emailRules(field = 'email'): ParamSchema {
-  return {
-    exists: { errorMessage: `${field} is required`, bail: true },
-    isString: { errorMessage: `${field} must be a string`, bail: true },
-    trim: true,
-    toLowerCase: true,
-    isLength: { options: { max: 254 }, errorMessage: `${field} must be at most 254 characters`, bail: true },
-    isEmail: { errorMessage: `${field} must be a valid email address` },
-  };
+/** An account's email field: field.email() trims and lower-cases it in place, as stored. */
+export function emailField(): Field {
+  return field.email({ max: 254 });
 }
 
 /** The same normalisation outside a request (CLI input, tests). */
@@ -29,7 +20,9 @@ export function normalizeEmail(email: string): string {
  */
 export function ipAndEmailKey(req: Request): string {
   const body = req.body as Record<string, unknown> | undefined;
-  const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
+  // Hashed: the key is stored in PostgreSQL (shared limits), and the guard runs before
+  // validation, so the raw value may be 100k characters or hold NUL.
+  const email = typeof body?.email === 'string' ? createHash('sha256').update(normalizeEmail(body.email)).digest('hex') : '';
   // ipKeyGenerator groups an IPv6 address by its /56 prefix: one host owns many addresses.
   return `${ipKeyGenerator(req.ip ?? 'unknown')}|${email}`;
 }

@@ -1,5 +1,4 @@
-import type { FieldRules } from '@svc/http';
-import type { ParamSchema } from 'express-validator';
+import { field, type Field, type Fields } from '@svc/http';
 
 /** Offset pagination of every list (docs/api/*.md): limit 1..100 (default 20), offset 0..100000 (default 0). */
 export const DEFAULT_PAGE_LIMIT = 20;
@@ -11,28 +10,14 @@ export interface OffsetPage {
   offset: number;
 }
 
-function intRule(field: string, min: number, max: number, location: 'body' | 'query'): ParamSchema {
-  const errorMessage = `${field} must be an integer between ${min} and ${max}`;
-  return {
-    optional: true,
-    // JSON bodies carry numbers ("limit (number)" in the spec); "5" or true are refused
-    // rather than coerced. Query strings are always text and are parsed.
-    ...(location === 'body' ? { custom: { options: (v: unknown) => typeof v === 'number', errorMessage, bail: true } } : {}),
-    isInt: { options: { min, max }, errorMessage },
-  };
+/** `limit` and `offset` of a JSON body (numbers) or a query string (digits). */
+export function offsetPageFields(): Fields {
+  return { limit: limitField(), offset: field.int({ min: 0, max: MAX_PAGE_OFFSET }).optional() };
 }
 
-/** Validation rules of `limit` and `offset` in a JSON body or a query string. */
-export function offsetPageRules(location: 'body' | 'query'): FieldRules {
-  return {
-    limit: intRule('limit', 1, MAX_PAGE_LIMIT, location),
-    offset: intRule('offset', 0, MAX_PAGE_OFFSET, location),
-  };
-}
-
-/** Rules of `limit` alone (cursor pagination). */
-export function limitRule(location: 'body' | 'query'): ParamSchema {
-  return intRule('limit', 1, MAX_PAGE_LIMIT, location);
+/** `limit` alone (cursor pagination). */
+export function limitField(): Field {
+  return field.int({ min: 1, max: MAX_PAGE_LIMIT }).optional();
 }
 
 /** The page asked for, with defaults; call after validation. */

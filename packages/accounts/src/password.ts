@@ -1,5 +1,5 @@
 import argon2 from 'argon2';
-import type { ParamSchema } from 'express-validator';
+import { field, type Field } from '@svc/http';
 
 /**
  * Password policy of admin and dashboard accounts (docs/api/*.md): 10 to 128 characters.
@@ -59,25 +59,17 @@ export function passwordNeedsRehash(hash: string): boolean {
   }
 }
 
-/** express-validator rules of a new password field (the policy above). */
-export function newPasswordRules(field = 'password'): ParamSchema {
-  return {
-    exists: { errorMessage: `${field} is required`, bail: true },
-    isString: { errorMessage: `${field} must be a string`, bail: true },
-    isLength: {
-      options: { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH },
-      errorMessage: `${field} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
-    },
-  };
+/** A new password field (the policy above). */
+export function newPasswordField(): Field {
+  return field.string({
+    min: PASSWORD_MIN_LENGTH,
+    max: PASSWORD_MAX_LENGTH,
+  });
 }
 
-/** Rules of a password typed at login: any non-empty string up to the policy's maximum. */
-export function loginPasswordRules(field = 'password'): ParamSchema {
-  return {
-    exists: { errorMessage: `${field} is required`, bail: true },
-    isString: { errorMessage: `${field} must be a string`, bail: true },
-    isLength: { options: { min: 1, max: PASSWORD_MAX_LENGTH }, errorMessage: `${field} is required` },
-  };
+/** A password typed at login: any non-empty string up to the policy's maximum. */
+export function loginPasswordField(): Field {
+  return field.string({ min: 1, max: PASSWORD_MAX_LENGTH });
 }
 
 /**

@@ -1,8 +1,8 @@
 import express from 'express';
 import request from 'supertest';
 import { createServiceApp, createLogger, defineRoute } from '@svc/http';
-import { checkLogin, hashPassword, newPasswordRules, verifyPassword } from '../src/password.js';
-import { offsetPageRules, readOffsetPage } from '../src/pagination.js';
+import { checkLogin, hashPassword, newPasswordField, verifyPassword } from '../src/password.js';
+import { offsetPageFields, readOffsetPage } from '../src/pagination.js';
 
 describe('passwords', () => {
   it('hashes with argon2id and verifies', async () => {
@@ -30,8 +30,8 @@ describe('request rules', () => {
     name: 't',
     logger: createLogger('t', 'silent'),
     routes: [
-      defineRoute({ method: 'post', path: '/b', summary: 'b', body: { ...offsetPageRules('body'), password: { optional: true, ...newPasswordRules() } }, handler: (req) => readOffsetPage(req.body) }),
-      defineRoute({ method: 'get', path: '/q', summary: 'q', query: offsetPageRules('query'), handler: (req) => readOffsetPage(req.query as Record<string, unknown>) }),
+      defineRoute({ method: 'post', path: '/b', summary: 'b', body: { ...offsetPageFields(), password: newPasswordField().optional() }, handler: (req) => readOffsetPage(req.body) }),
+      defineRoute({ method: 'get', path: '/q', summary: 'q', query: offsetPageFields(), handler: (req) => readOffsetPage(req.query as Record<string, unknown>) }),
     ],
   }).app;
   void express;

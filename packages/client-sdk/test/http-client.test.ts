@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyGuard, authClaims, issueApiKey, jwtGuard, ServiceJwt } from '@svc/auth';
 import { AppError } from '@svc/envelope';
-import { createLogger, createServiceApp, defineRoute, listen, type RunningServer } from '@svc/http';
+import { createLogger, createServiceApp, defineRoute, field, listen, type RunningServer } from '@svc/http';
 import { HttpClient, isSvcError, SvcError } from '../src/index.js';
 
 // A real service built with the project's own HTTP kit and guards, so the client is checked
@@ -17,7 +17,7 @@ const routes = [
     path: '/tss/v1/user/check',
     summary: 'check (public apart from the API key)',
     guards: [keyGuard],
-    body: { email: { exists: { errorMessage: 'email is required' }, isEmail: { errorMessage: 'email is invalid' } } },
+    body: { email: field.email() },
     handler: (req) => ({ exists: false, email: req.body.email }),
   }),
   defineRoute({

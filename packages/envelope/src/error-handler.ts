@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './app-error.js';
 import { failure } from './envelope.js';
+import { describeError } from './redact.js';
+import { transportError } from './transport-errors.js';
 
 /** The minimal logger the handlers need; winston's logger satisfies it. */
 export interface ErrorLogger {
@@ -8,8 +10,6 @@ export interface ErrorLogger {
 }
 
 export const GENERIC_ERROR_MSG = 'Something went wrong';
-
-type BodyParserError = Error & { type?: string; status?: number };
 
 /** Recognises errors of a dependency (e.g. @svc/db's outage) that deserve their own code. */
 export type ErrorClassifier = (err: unknown) => AppError | undefined;
@@ -22,9 +22,10 @@ export function errorHandler(logger: ErrorLogger, classify?: ErrorClassifier): E
       logger.error('request failed', {
         request_id: res.locals.requestId,
         method: req.method,
-        path: req.path,
+        // The route pattern, not the path: a path may hold whatever the client typed.
+        route: (req.route as { path?: string } | undefined)?.path ?? 'unmatched',
         code: appError.code,
-        error: describe(appError.cause ?? err),
+        error: describeError(appError.cause ?? err),
       });
     }
     if (res.headersSent) return;
@@ -39,22 +40,5 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const parserError = err as BodyParserError;
-  switch (parserError?.type) {
-    case 'entity.parse.failed':
-      return new AppError('INVALID_REQUEST', 'Malformed JSON body');
-    case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', 'Request body exceeds the 10 MB limit');
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
-    case 'request.aborted':
-      return new AppError('INVALID_REQUEST', 'Request aborted');
-  }
-  return new AppError('UNKNOWN_ERROR', GENERIC_ERROR_MSG, { cause: err });
-}
-
-function describe(err: unknown): Record<string, unknown> {
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
-  return { value: String(err) };
+  return transportError(err) ?? new AppError('UNKNOWN_ERROR', GENERIC_ERROR_MSG, { cause: err });
 }

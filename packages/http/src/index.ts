@@ -1,6 +1,7 @@
 export { createServiceApp, JSON_BODY_LIMIT, type ServiceApp, type ServiceAppOptions } from './create-service-app.js';
-export { defineRoute, type RouteDef, type Guard, type FieldRules, type JsonSchema, type HttpMethod } from './route.js';
-export { buildOpenApi, toOpenApiPath, fieldSchemaOf, requestBodySchemaOf } from './openapi.js';
+export { defineRoute, type RouteDef, type Guard, type JsonSchema, type HttpMethod } from './route.js';
+export { buildOpenApi, toOpenApiPath, requestBodySchemaOf } from './openapi.js';
+export { field, type Field, type Fields, type Message, type Presence, type StringOptions } from './fields.js';
 export { validatorFor } from './validation.js';
 export { createLogger, type Logger } from './logger.js';
 export { routeLabel } from './request-context.js';

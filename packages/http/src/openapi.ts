@@ -1,10 +1,10 @@
 import { ERROR_STATUS } from '@svc/envelope';
-import type { ParamSchema } from 'express-validator';
-import type { FieldRules, JsonSchema, RouteDef } from './route.js';
+import type { Fields } from './fields.js';
+import type { JsonSchema, RouteDef } from './route.js';
 
 /**
- * Derives an OpenAPI 3.1 document from route definitions: the same express-validator rules
- * that validate a request describe it here, so documentation and behaviour cannot drift.
+ * Derives an OpenAPI 3.1 document from route definitions: the same fields that validate a
+ * request describe it here, so documentation and behaviour cannot drift.
  */
 export function buildOpenApi(info: { title: string; version: string; description?: string }, routes: RouteDef[]): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -105,86 +105,41 @@ function responsesOf(route: RouteDef): JsonSchema {
   return responses;
 }
 
-function parametersOf(rules: FieldRules | undefined, location: 'path' | 'query'): JsonSchema[] {
-  return Object.entries(rules ?? {}).map(([name, rule]) => ({
+function parametersOf(fields: Fields | undefined, location: 'path' | 'query'): JsonSchema[] {
+  return Object.entries(fields ?? {}).map(([name, f]) => ({
     name,
     in: location,
-    required: location === 'path' || !rule.optional,
-    schema: fieldSchemaOf(rule),
+    required: location === 'path' || f.presence === 'required',
+    schema: f.schema,
   }));
 }
 
 /** Builds a nested object schema from dotted field paths (`a.b`, `items.*.name`). */
-function objectSchemaOf(rules: FieldRules, exact: boolean): JsonSchema {
+function objectSchemaOf(fields: Fields, exact: boolean): JsonSchema {
   const root: JsonSchema = { type: 'object', properties: {}, required: [] };
   if (exact) root.additionalProperties = false;
-  for (const [path, rule] of Object.entries(rules)) {
+  for (const [path, f] of Object.entries(fields)) {
+    const optional = f.presence !== 'required';
     const parts = path.split('.');
     let node = root;
     parts.forEach((part, i) => {
       const last = i === parts.length - 1;
-      const schema = last ? fieldSchemaOf(rule) : { type: parts[i + 1] === '*' ? 'array' : 'object' };
+      const schema = last ? f.schema : { type: parts[i + 1] === '*' ? 'array' : 'object' };
       if (part === '*') {
         node.items = { ...(node.items as JsonSchema | undefined), ...schema };
         node = node.items as JsonSchema;
         return;
       }
       const props = (node.properties ??= {}) as Record<string, JsonSchema>;
-      props[part] = { ...props[part], ...schema };
-      if (!rule.optional || !last) {
+      // A parent declared as a field keeps its own type; its children only add properties.
+      props[part] = last ? { ...props[part], ...schema } : { ...schema, ...props[part] };
+      // A required child makes every parent on its path required too (it cannot exist without them).
+      if (!optional) {
         const required = (node.required ??= []) as string[];
-        if (!required.includes(part) && !(rule.optional && last)) required.push(part);
+        if (!required.includes(part)) required.push(part);
       }
       node = props[part];
     });
   }
   return root;
-}
-
-type Opts = { options?: unknown };
-
-/** Maps the validators of one field to a JSON Schema. */
-export function fieldSchemaOf(rule: ParamSchema): JsonSchema {
-  const schema: JsonSchema = {};
-  const opts = (key: keyof ParamSchema): Record<string, unknown> | undefined => {
-    const value = rule[key] as Opts | boolean | undefined;
-    if (!value || value === true) return undefined;
-    const o = Array.isArray(value.options) ? value.options[0] : value.options;
-    return o && typeof o === 'object' ? (o as Record<string, unknown>) : undefined;
-  };
-  if (rule.isString || rule.isLength || rule.matches || rule.isHexadecimal || rule.isJWT) schema.type = 'string';
-  if (rule.isEmail) Object.assign(schema, { type: 'string', format: 'email' });
-  if (rule.isUUID) Object.assign(schema, { type: 'string', format: 'uuid' });
-  if (rule.isURL) Object.assign(schema, { type: 'string', format: 'uri' });
-  if (rule.isISO8601) Object.assign(schema, { type: 'string', format: 'date-time' });
-  if (rule.isHexadecimal) schema.pattern = '^[0-9a-fA-F]+$';
-  if (rule.isBoolean) schema.type = 'boolean';
-  if (rule.isInt) {
-    schema.type = 'integer';
-    const o = opts('isInt');
-    if (o?.min !== undefined) schema.minimum = o.min;
-    if (o?.max !== undefined) schema.maximum = o.max;
-  }
-  if (rule.isFloat || rule.isNumeric) schema.type = schema.type ?? 'number';
-  if (rule.isArray) {
-    schema.type = 'array';
-    const o = opts('isArray');
-    if (o?.min !== undefined) schema.minItems = o.min;
-    if (o?.max !== undefined) schema.maxItems = o.max;
-  }
-  if (rule.isObject) schema.type = 'object';
-  const len = opts('isLength');
-  if (len?.min !== undefined) schema.minLength = len.min;
-  if (len?.max !== undefined) schema.maxLength = len.max;
-  const isIn = rule.isIn as Opts | undefined;
-  if (isIn && Array.isArray(isIn.options)) {
-    const values = Array.isArray(isIn.options[0]) ? isIn.options[0] : isIn.options;
-    schema.enum = values;
-  }
-  const matches = rule.matches as Opts | undefined;
-  if (matches?.options) {
-    const re = Array.isArray(matches.options) ? matches.options[0] : matches.options;
-    schema.pattern = re instanceof RegExp ? re.source : String(re);
-  }
-  return schema;
 }

@@ -1,14 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { ParamSchema } from 'express-validator';
 import type { ErrorCode } from '@svc/envelope';
+import type { Fields } from './fields.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A JSON Schema fragment, as OpenAPI 3.1 uses it. */
 export type JsonSchema = Record<string, unknown>;
-
-/** One express-validator rule set per field; dotted paths and `*` reach nested fields. */
-export type FieldRules = Record<string, ParamSchema>;
 
 /**
  * An authentication requirement: the middleware that enforces it and the OpenAPI
@@ -29,14 +26,15 @@ export interface RouteDef {
   tags?: string[];
   /** All guards must pass (logical AND) before validation runs: bearer-token guards first, then the others, each in order (see tokenFirst). */
   guards?: Guard[];
-  body?: FieldRules;
-  query?: FieldRules;
-  params?: FieldRules;
+  /** Fields built with `field` (fields.ts): they validate the request and document it. */
+  body?: Fields;
+  query?: Fields;
+  params?: Fields;
   /** Reject body fields the rules do not name (default true). */
   exactBody?: boolean;
   /** Request body content type; multipart routes bring their own parser in `before`. */
   contentType?: 'application/json' | 'multipart/form-data';
-  /** Documentation of fields whose rules cannot say their type (e.g. uploaded files). */
+  /** Documentation of what fields cannot declare (e.g. uploaded files, nested wire objects). */
   bodyDocs?: Record<string, JsonSchema>;
   /** The whole documented request body, for a route whose body has several shapes its handler tells apart. */
   bodySchema?: JsonSchema;

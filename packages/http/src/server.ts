@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientError } from './client-error.js';
 import type { Logger } from './logger.js';
 
 export interface RunningServer {
@@ -22,6 +23,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.on('clientError', answerClientError);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Must exceed keepAliveTimeout, or a reused connection can time out waiting for headers.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;

@@ -1,21 +1,8 @@
-import { Writable } from 'node:stream';
-import request from 'supertest';
 import winston from 'winston';
+import request from 'supertest';
 import { AppError } from '@svc/envelope';
-import { createServiceApp, defineRoute, listen, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
-
-/** A real winston logger writing into an array, so tests can read what was logged. */
-function captureLogger(level = 'info') {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  const logger = winston.createLogger({ level, format: winston.format.json(), transports: [new winston.transports.Stream({ stream })] });
-  return { logger, lines };
-}
+import { captureLogger } from './support/capture-logger.js';
+import { createServiceApp, defineRoute, field, listen, listMountedRoutes, toOpenApiPath, type JsonSchema } from '../src/index.js';
 
 function build(ready?: () => Promise<void>, level?: string) {
   const { logger, lines } = captureLogger(level);
@@ -25,8 +12,8 @@ function build(ready?: () => Promise<void>, level?: string) {
       path: '/v1/echo',
       summary: 'echo',
       body: {
-        email: { exists: { errorMessage: 'email is required' }, isEmail: { errorMessage: 'email is invalid' } },
-        count: { optional: true, isInt: { options: { min: 1, max: 10 } } },
+        email: field.email(),
+        count: field.int({ min: 1, max: 10 }).optional(),
       },
       handler: (req) => ({ email: req.body.email }),
     }),
@@ -34,7 +21,7 @@ function build(ready?: () => Promise<void>, level?: string) {
       method: 'get',
       path: '/v1/items/:item_id',
       summary: 'one item',
-      params: { item_id: { isUUID: true } },
+      params: { item_id: field.uuid() },
       handler: (req) => ({ id: req.params.item_id }),
     }),
     defineRoute({
@@ -109,8 +96,8 @@ describe('createServiceApp', () => {
 
   it.each([
     [{}, 'email is required'],
-    [{ email: 'nope' }, 'email is invalid'],
-    [{ email: 'a@example.com', count: 11 }, 'count is invalid'],
+    [{ email: 'nope' }, 'email must be a valid email address'],
+    [{ email: 'a@example.com', count: 11 }, 'count must be an integer between 1 and 10'],
     [{ email: 'a@example.com', extra: 1 }, 'Unknown field: extra'],
   ])('validates the body %j -> %s', async (body, msg) => {
     const { app } = build();
@@ -128,7 +115,7 @@ describe('createServiceApp', () => {
 
   it('validates path parameters', async () => {
     const { app } = build();
-    expect((await request(app).get('/v1/items/not-a-uuid')).body.msg).toBe('item_id is invalid');
+    expect((await request(app).get('/v1/items/not-a-uuid')).body.msg).toBe('item_id must be a UUID');
   });
 
   it('logs requests without bodies or query strings', async () => {

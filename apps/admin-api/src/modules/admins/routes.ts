@@ -1,4 +1,4 @@
-import { emailRules, loginPasswordRules, loginRateLimit } from '@svc/accounts';
+import { emailField, loginPasswordField, loginRateLimit } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
@@ -23,7 +23,7 @@ export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
       description: 'Public. Rate limited to 10 attempts per 15 minutes per client IP and email.',
       tags: ['admin user'],
       guards: [loginRateLimit(ctx.db, 'adminLoginRateLimit')],
-      body: { email: emailRules(), password: loginPasswordRules() },
+      body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
       response: {
         type: 'object',

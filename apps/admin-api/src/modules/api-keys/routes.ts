@@ -1,7 +1,7 @@
-import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, offsetPageRules, paginationSchema, readOffsetPage } from '@svc/accounts';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
-import { customerIdRule } from '../customers/routes.js';
+import { labelField } from '../customers/routes.js';
 import { getCustomerApiKeys, issueCustomerApiKey, revokeCustomerApiKey } from './service.js';
 
 export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
@@ -14,13 +14,8 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
       tags,
       guards: [ctx.adminAuth],
       body: {
-        customer_id: customerIdRule,
-        label: {
-          optional: true,
-          isString: { errorMessage: 'label must be a string', bail: true },
-          trim: true,
-          isLength: { options: { min: 1, max: 100 }, errorMessage: 'label must be 1 to 100 characters' },
-        },
+        customer_id: field.uuid(),
+        label: labelField.optional(),
       },
       status: 201,
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
@@ -34,7 +29,7 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
       description: 'limit 1..100 (default 20), offset 0..100000 (default 0).',
       tags,
       guards: [ctx.adminAuth],
-      body: { customer_id: customerIdRule, ...offsetPageRules('body') },
+      body: { customer_id: field.uuid(), ...offsetPageFields() },
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
       response: {
         type: 'object',
@@ -50,8 +45,8 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
       tags,
       guards: [ctx.adminAuth],
       body: {
-        customer_id: customerIdRule,
-        api_key_id: { exists: { errorMessage: 'api_key_id is required', bail: true }, isUUID: { errorMessage: 'api_key_id must be a UUID' } },
+        customer_id: field.uuid(),
+        api_key_id: field.uuid(),
       },
       errors: ['FORBIDDEN', 'API_KEY_NOT_FOUND'],
       response: apiKeySchema,

@@ -3,30 +3,20 @@ import {
   customerDetailSchema,
   customerSchema,
   dashboardUserSchema,
-  emailRules,
+  emailField,
   issuedApiKeySchema,
-  newPasswordRules,
-  offsetPageRules,
+  newPasswordField,
+  offsetPageFields,
   paginationSchema,
   readOffsetPage,
 } from '@svc/accounts';
-import { defineRoute, type RouteDef } from '@svc/http';
-import type { ParamSchema } from 'express-validator';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
 import { LOGO_MAX_BYTES, logoUpload, uploadedLogo } from './logo-upload.js';
 import { createCustomer, deleteCustomer, getCustomer, getCustomerList } from './service.js';
 
-export const customerIdRule: ParamSchema = {
-  exists: { errorMessage: 'customer_id is required', bail: true },
-  isUUID: { errorMessage: 'customer_id must be a UUID' },
-};
-
-const labelRule: ParamSchema = {
-  exists: { errorMessage: 'label is required', bail: true },
-  isString: { errorMessage: 'label must be a string', bail: true },
-  trim: true,
-  isLength: { options: { min: 1, max: 100 }, errorMessage: 'label must be 1 to 100 characters' },
-};
+/** A customer's label (trimmed), on the customer and on its API keys. */
+export const labelField = field.string({ trim: true, min: 1, max: 100 });
 
 export function customerRoutes(ctx: AdminContext): RouteDef[] {
   const tags = ['customers'];
@@ -43,7 +33,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
       guards: [ctx.adminAuth],
       contentType: 'multipart/form-data',
       before: logoUpload,
-      body: { email: emailRules(), password: newPasswordRules(), label: labelRule },
+      body: { email: emailField(), password: newPasswordField(), label: labelField },
       bodyDocs: { logo: { type: 'string', format: 'binary', description: 'Optional PNG, JPEG or WebP, <= 512 KB' } },
       status: 201,
       errors: ['FORBIDDEN', 'EMAIL_ALREADY_EXISTS', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
@@ -62,7 +52,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
       description: 'limit 1..100 (default 20), offset 0..100000 (default 0).',
       tags,
       guards: [ctx.adminAuth],
-      query: offsetPageRules('query'),
+      query: offsetPageFields(),
       errors: ['FORBIDDEN'],
       response: {
         type: 'object',
@@ -87,7 +77,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
       summary: 'One customer with its dashboard user accounts and API keys',
       tags,
       guards: [ctx.adminAuth],
-      params: { customer_id: customerIdRule },
+      params: { customer_id: field.uuid() },
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
       response: {
         ...customerDetailSchema,
@@ -106,7 +96,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
       summary: 'Deletes a customer and its dashboard users; its API keys stop working at once',
       tags,
       guards: [ctx.adminAuth],
-      body: { customer_id: customerIdRule },
+      body: { customer_id: field.uuid() },
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
       response: {
         type: 'object',

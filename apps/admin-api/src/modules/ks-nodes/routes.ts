@@ -1,5 +1,4 @@
-import { defineRoute, type RouteDef } from '@svc/http';
-import type { ParamSchema } from 'express-validator';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
 import { changeNode, createNode, getAllNodes, removeNode } from './service.js';
 
@@ -17,20 +16,8 @@ export const ksNodeSchema = {
   },
 };
 
-const nodeIdRule: ParamSchema = {
-  exists: { errorMessage: 'node_id is required', bail: true },
-  isUUID: { errorMessage: 'node_id must be a UUID' },
-};
-
-const endpointRule: ParamSchema = {
-  exists: { errorMessage: 'endpoint is required', bail: true },
-  isString: { errorMessage: 'endpoint must be a string', bail: true },
-  isLength: { options: { max: 2048 }, errorMessage: 'endpoint must be at most 2048 characters', bail: true },
-  isURL: {
-    options: { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    errorMessage: 'endpoint must be an http or https URL',
-  },
-};
+const nodeIdField = field.uuid();
+const endpointField = field.url({ max: 2048 });
 
 export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
   const tags = ['key share nodes'];
@@ -45,7 +32,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
         status === 'INACTIVE'
           ? 'An inactive node is left out of new share registrations and recoveries; its data is kept.'
           : 'The node takes part in registrations and recoveries again.',
-      body: { node_id: nodeIdRule },
+      body: { node_id: nodeIdField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
       response: ksNodeSchema,
       handler: (req) => changeNode(ctx.db, req.body.node_id, { status }),
@@ -67,12 +54,8 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       path: `${API_PREFIX}/ks_node/create_ks_node`,
       summary: 'Registers a key share node (ACTIVE)',
       body: {
-        name: {
-          exists: { errorMessage: 'name is required', bail: true },
-          isString: { errorMessage: 'name must be a string', bail: true },
-          matches: { options: /^[a-z0-9][a-z0-9-]{0,62}$/, errorMessage: 'name must be 1 to 63 lower-case letters, digits or dashes' },
-        },
-        endpoint: endpointRule,
+        name: field.string({ pattern: /^[a-z0-9][a-z0-9-]{0,62}$/, message: 'name must be 1 to 63 lower-case letters, digits or dashes' }),
+        endpoint: endpointField,
       },
       status: 201,
       errors: ['FORBIDDEN', 'KS_NODE_ALREADY_EXISTS'],
@@ -86,7 +69,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       summary: "Changes a key share node's endpoint (the node moved)",
       description:
         "The name cannot change: a node's Shamir x-coordinate is derived from its name, so renaming would make its shares unusable.",
-      body: { node_id: nodeIdRule, endpoint: endpointRule },
+      body: { node_id: nodeIdField, endpoint: endpointField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
       response: ksNodeSchema,
       handler: (req) => changeNode(ctx.db, req.body.node_id, { endpoint: req.body.endpoint }),
@@ -99,7 +82,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       path: `${API_PREFIX}/ks_node/delete_ks_node`,
       summary: 'Deletes an INACTIVE key share node from the registry',
       description: 'An ACTIVE node answers 409 KS_NODE_ACTIVE: deactivate it first.',
-      body: { node_id: nodeIdRule },
+      body: { node_id: nodeIdField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND', 'KS_NODE_ACTIVE'],
       response: { type: 'object', required: ['node_id'], properties: { node_id: { type: 'string', format: 'uuid' } } },
       handler: (req) => removeNode(ctx.db, req.body.node_id),

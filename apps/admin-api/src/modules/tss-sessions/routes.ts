@@ -1,5 +1,5 @@
-import { DEFAULT_PAGE_LIMIT, limitRule } from '@svc/accounts';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { DEFAULT_PAGE_LIMIT, limitField } from '@svc/accounts';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
 import { getSessionList } from './service.js';
 
@@ -51,12 +51,8 @@ export function tssSessionRoutes(ctx: AdminContext): RouteDef[] {
       tags: ['tss'],
       guards: [ctx.adminAuth],
       body: {
-        limit: limitRule('body'),
-        cursor: {
-          optional: true,
-          isString: { errorMessage: 'cursor must be a string', bail: true },
-          isLength: { options: { min: 1, max: 200 }, errorMessage: 'cursor is invalid' },
-        },
+        limit: limitField(),
+        cursor: field.string({ min: 1, max: 200, message: 'cursor is invalid' }).optional(),
       },
       errors: ['FORBIDDEN'],
       response: {

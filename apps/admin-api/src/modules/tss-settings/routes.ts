@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
 import { getActivationSetting, setActivationSetting } from './service.js';
 
@@ -30,11 +30,7 @@ export function tssSettingRoutes(ctx: AdminContext): RouteDef[] {
         'With signing_enabled false, tss-api refuses to start new signing and keygen sessions (503 SIGNING_DISABLED); ' +
         'sessions already under way may finish.',
       body: {
-        signing_enabled: {
-          exists: { errorMessage: 'signing_enabled is required', bail: true },
-          custom: { options: (v: unknown) => typeof v === 'boolean', errorMessage: 'signing_enabled must be a boolean', bail: true },
-          isBoolean: true,
-        },
+        signing_enabled: field.boolean(),
       },
       handler: (req) => setActivationSetting(ctx.db, req.body.signing_enabled),
     }),

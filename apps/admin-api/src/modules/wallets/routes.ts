@@ -1,4 +1,4 @@
-import { offsetPageRules, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../context.js';
 import { getWalletList } from './service.js';
@@ -39,7 +39,7 @@ export function walletRoutes(ctx: AdminContext): RouteDef[] {
       description: 'Optional body: limit 1..100 (default 20), offset 0..100000 (default 0), JSON numbers.',
       tags: ['wallets'],
       guards: [ctx.adminAuth],
-      body: offsetPageRules('body'),
+      body: offsetPageFields(),
       errors: ['FORBIDDEN'],
       response: {
         type: 'object',

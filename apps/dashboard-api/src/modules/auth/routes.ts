@@ -2,16 +2,16 @@ import {
   codeRateLimit,
   customerDetailSchema,
   dashboardUserSchema,
-  emailRules,
-  loginPasswordRules,
+  emailCodeField,
+  emailField,
+  loginPasswordField,
   loginRateLimit,
   mailRateLimit,
-  newPasswordRules,
+  newPasswordField,
 } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { rateLimitStore } from '@svc/db';
-import { defineRoute, rateLimitGuard, type RouteDef } from '@svc/http';
-import type { ParamSchema } from 'express-validator';
+import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
 import { API_PREFIX, type DashboardContext } from '../../context.js';
 import { refresh, requestPasswordReset, resendVerification, resetPassword, signIn, signOut, signUp, verifyEmail } from './service.js';
 
@@ -30,12 +30,6 @@ const sessionSchema = {
 
 const messageSchema = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 
-const codeRule: ParamSchema = {
-  exists: { errorMessage: 'code is required', bail: true },
-  isString: { errorMessage: 'code must be a string', bail: true },
-  matches: { options: /^\d{6}$/, errorMessage: 'code must be 6 digits' },
-};
-
 export function authRoutes(ctx: DashboardContext): RouteDef[] {
   const tags = ['customer auth'];
   return [
@@ -46,7 +40,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       description: 'Public. 403 EMAIL_NOT_VERIFIED until the signup code was used. 10 attempts per 15 minutes per IP and email.',
       tags,
       guards: [loginRateLimit(ctx.db, 'dashboardSigninRateLimit')],
-      body: { email: emailRules(), password: loginPasswordRules() },
+      body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
       response: sessionSchema,
       handler: (req) => signIn(ctx, req.body.email, req.body.password),
@@ -61,9 +55,9 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       tags,
       guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10, store: rateLimitStore(ctx.db, 'signupRateLimit') })],
       body: {
-        email: emailRules(),
-        password: newPasswordRules(),
-        customer_id: { exists: { errorMessage: 'customer_id is required', bail: true }, isUUID: { errorMessage: 'customer_id must be a UUID' } },
+        email: emailField(),
+        password: newPasswordField(),
+        customer_id: field.uuid(),
       },
       status: 201,
       errors: ['CUSTOMER_NOT_FOUND', 'EMAIL_ALREADY_EXISTS', 'RATE_LIMITED'],
@@ -85,7 +79,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       description: 'Each code allows 5 attempts; a new code (resend_verification) supersedes older ones.',
       tags,
       guards: [codeRateLimit(ctx.db, 'verifyEmailRateLimit')],
-      body: { email: emailRules(), code: codeRule },
+      body: { email: emailField(), code: emailCodeField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {
         type: 'object',
@@ -101,7 +95,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       description: 'Answers the same whether or not such an account exists. 5 per 15 minutes per IP and email.',
       tags,
       guards: [mailRateLimit(ctx.db, 'resendVerificationRateLimit')],
-      body: { email: emailRules() },
+      body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
       handler: (req) => resendVerification(ctx, req.body.email),
@@ -113,7 +107,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       description: 'Answers the same whether or not the account exists. 5 per 15 minutes per IP and email.',
       tags,
       guards: [mailRateLimit(ctx.db, 'passwordResetMailRateLimit')],
-      body: { email: emailRules() },
+      body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
       handler: (req) => requestPasswordReset(ctx, req.body.email),
@@ -124,7 +118,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
       tags,
       guards: [codeRateLimit(ctx.db, 'resetPasswordRateLimit')],
-      body: { email: emailRules(), code: codeRule, new_password: newPasswordRules('new_password') },
+      body: { email: emailField(), code: emailCodeField(), new_password: newPasswordField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: messageSchema,
       handler: (req) => resetPassword(ctx, req.body.email, req.body.code, req.body.new_password),

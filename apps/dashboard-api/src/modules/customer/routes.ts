@@ -1,4 +1,4 @@
-import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageRules, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
 import { API_PREFIX, type DashboardContext } from '../../context.js';
@@ -40,7 +40,7 @@ export function customerRoutes(ctx: DashboardContext): RouteDef[] {
       description: 'Optional body: limit 1..100 (default 20), offset 0..100000 (default 0), JSON numbers.',
       tags,
       guards: [ctx.customerAuth],
-      body: offsetPageRules('body'),
+      body: offsetPageFields(),
       errors: ['FORBIDDEN'],
       response: {
         type: 'object',

@@ -15,11 +15,8 @@ export function commitRoutes(service: CommitService, rateLimit: Guard): RouteDef
       tags: ['commit'],
       guards: [rateLimit],
       body: {
-        id_token_hash: hex64('id_token_hash'),
-        session_public_key: {
-          ...hex64('session_public_key'),
-          custom: { options: (value: unknown) => isValidPublicKey('ed25519', value), errorMessage: 'session_public_key must be a valid Ed25519 public key' },
-        },
+        id_token_hash: hex64(),
+        session_public_key: hex64().check((value) => isValidPublicKey('ed25519', value), 'session_public_key must be a valid Ed25519 public key'),
       },
       errors: ['INVALID_REQUEST', 'ID_TOKEN_COMMITTED_TO_OTHER_KEY', 'RATE_LIMITED'],
       response: {

@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import type { FieldRules } from '@svc/http';
+import { field, type Field, type Fields } from '@svc/http';
 import { CURVES, PUBLIC_KEY_BYTES, type Curve } from '@svc/keyshare-client';
 
 /** Largest share accepted: a seed part share is 34 bytes; this leaves room for other secrets. */
@@ -20,24 +20,15 @@ export function isValidPublicKey(curve: unknown, value: unknown): boolean {
   }
 }
 
-/** Validation rules (and documentation) of the wallet fields every key share route takes. */
-export const walletFields: FieldRules = {
-  curve_type: {
-    exists: { errorMessage: 'curve_type is required', bail: true },
-    isIn: { options: [CURVES], errorMessage: `curve_type must be one of ${CURVES.join(', ')}` },
-  },
-  public_key: {
-    exists: { errorMessage: 'public_key is required', bail: true },
-    isString: { errorMessage: 'Invalid public key', bail: true },
-    custom: {
-      options: (value: unknown, { req }) => isValidPublicKey(req.body?.curve_type, value),
-      errorMessage: 'Invalid public key',
-    },
-  },
+/** The wallet fields every key share route takes. */
+export const walletFields: Fields = {
+  curve_type: field.oneOf(CURVES),
+  public_key: field
+    .string({ typeMessage: 'Invalid public key' })
+    .check<string>((value, req) => isValidPublicKey((req.body as Record<string, unknown>).curve_type, value), 'Invalid public key'),
 };
 
-export const hex64 = (field: string): FieldRules[string] => ({
-  exists: { errorMessage: `${field} is required`, bail: true },
-  isString: { errorMessage: `${field} must be a string`, bail: true },
-  matches: { options: /^[0-9a-f]{64}$/, errorMessage: `${field} must be 32 bytes in lowercase hex` },
-});
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** 32 bytes in lowercase hex. */
+export const hex64 = (): Field => field.string({ pattern: HEX64, message: (p) => `${p} must be 32 bytes in lowercase hex`, description: '32 bytes, lowercase hex' });

@@ -1,4 +1,4 @@
-import { defineRoute, type Guard, type RouteDef } from '@svc/http';
+import { defineRoute, field, type Guard, type RouteDef } from '@svc/http';
 import { callerOf } from '../../signed-request/guard.js';
 import { MAX_SHARE_BYTES, walletFields } from './fields.js';
 import type { KeyShareService } from './service.js';
@@ -20,12 +20,8 @@ export function keyshareRoutes(service: KeyShareService, guards: { signed: Guard
       guards: userGuards,
       body: {
         ...walletFields,
-        share: {
-          exists: { errorMessage: 'share is required', bail: true },
-          isString: { errorMessage: 'share must be a string', bail: true },
-          matches: { options: new RegExp(`^(?:[0-9a-f]{2}){2,${MAX_SHARE_BYTES}}$`), errorMessage: `share must be 2 to ${MAX_SHARE_BYTES} bytes in lowercase hex` },
-        },
-        reshare: { optional: true, isBoolean: { options: { strict: true }, errorMessage: 'reshare must be a boolean' } },
+        share: field.string({ pattern: new RegExp(`^(?:[0-9a-f]{2}){2,${MAX_SHARE_BYTES}}$`), message: `share must be 2 to ${MAX_SHARE_BYTES} bytes in lowercase hex` }),
+        reshare: field.boolean().optional(),
       },
       errors: ['INVALID_REQUEST', 'KEY_SHARE_ALREADY_EXISTS', ...SIGNED_ERRORS],
       response: { type: 'null' },

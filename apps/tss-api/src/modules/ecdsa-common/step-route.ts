@@ -1,5 +1,6 @@
 import { apiKeyOwner, authClaims } from '@svc/auth';
 import type { ErrorCode } from '@svc/envelope';
+import { field } from '@svc/http';
 import type { Response } from 'express';
 import type { Caller } from '../sign-ed25519/service.js';
 
@@ -10,14 +11,8 @@ export function callerOf(res: Response): Caller {
 
 /** Body of a protocol step: optional session (absent on the first step) and the wire message. */
 export const stepBody = {
-  session_id: {
-    optional: { options: { values: 'null' as const } },
-    isUUID: { errorMessage: 'session_id must be a UUID' },
-  },
-  msg: {
-    exists: { errorMessage: 'msg is required', bail: true },
-    isObject: { errorMessage: 'msg must be an object (a wire message of @svc/crypto ecdsa)', options: { strict: true } },
-  },
+  session_id: field.uuid().nullable(),
+  msg: field.object({ message: 'msg must be an object (a wire message of @svc/crypto ecdsa)' }),
 };
 
 export const STEP_ERRORS: ErrorCode[] = [

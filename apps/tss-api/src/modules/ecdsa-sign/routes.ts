@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import { callerOf } from '../ecdsa-common/step-route.js';
 import type { EcdsaSignService } from './service.js';
@@ -7,28 +7,16 @@ const HASH_ERROR = 'msg must be an array of 32 integers 0-255 (the 32-byte messa
 const SHARE = /^[0-9a-f]{64}$/;
 
 /** msg: exactly 32 JSON numbers, each an integer 0-255 (no strings, no floats). */
-const msgRule = {
-  exists: { errorMessage: 'msg is required', bail: true },
-  custom: {
-    options: (v: unknown) => Array.isArray(v) && v.length === 32 && v.every((b) => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255),
-    errorMessage: HASH_ERROR,
-  },
+const msgRule = field
+  .array({ min: 32, max: 32, message: HASH_ERROR })
+  .check<unknown[]>((v) => v.every((b) => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255), HASH_ERROR);
+
+const msgs1Rule = (allowed: string[]) => field.object({ keys: allowed });
+
+const shareRule = (optional: boolean) => {
+  const share = field.string({ pattern: SHARE, message: 'msgs_1.signature_share must be 32 bytes of lowercase hex', typeMessage: 'msgs_1.signature_share must be a hex string' });
+  return optional ? share.optional() : share;
 };
-
-const msgs1Rule = (allowed: string[]) => ({
-  exists: { errorMessage: 'msgs_1 is required', bail: true },
-  isObject: { options: { strict: true }, errorMessage: 'msgs_1 must be an object', bail: true },
-  custom: {
-    options: (v: Record<string, unknown>) => Object.keys(v).every((k) => allowed.includes(k)),
-    errorMessage: `msgs_1 may only hold ${allowed.join(', ')}`,
-  },
-});
-
-const shareRule = (optional: boolean) => ({
-  ...(optional ? { optional: true } : { exists: { errorMessage: 'msgs_1.signature_share is required', bail: true } }),
-  isString: { errorMessage: 'msgs_1.signature_share must be a hex string', bail: true },
-  matches: { options: SHARE, errorMessage: 'msgs_1.signature_share must be 32 bytes of lowercase hex' },
-});
 
 const BYTES = { type: 'array', minItems: 32, maxItems: 32, items: { type: 'integer', minimum: 0, maximum: 255 } };
 const SIGN_OUTPUT = {
@@ -44,10 +32,10 @@ const HASH_DOC = { ...BYTES, description: 'the 32-byte message hash (e.g. keccak
 const SHARE_DOC = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the client\u2019s signature share s_1 = h\u00b7\u03bb_1\u00b7k_1 + r\u00b7\u03bb_1\u00b7\u03c3_1 mod n, 32 bytes hex' };
 
 const STEP1_ERRORS = ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED', 'PRESIGNATURE_NOT_AVAILABLE', 'INVALID_PROTOCOL_MESSAGE'] as const;
-const NO_SESSION = { optional: { options: { values: 'null' as const } }, custom: { options: () => false, errorMessage: 'session_id must be omitted or null when a presignature is spent' } };
+const NO_SESSION = field.absent('session_id must be omitted or null when a presignature is spent');
 // Spec §2's step request carries session_id: at step 1 a client may choose it (a UUID, once).
-const CLIENT_SESSION_ID = { optional: { options: { values: 'null' as const } }, isUUID: { errorMessage: 'session_id must be a UUID' } };
-const PRESIGNATURE_ID = { exists: { errorMessage: 'msgs_1.presignature_id is required', bail: true }, isUUID: { errorMessage: 'msgs_1.presignature_id must be a UUID' } };
+const CLIENT_SESSION_ID = field.uuid().nullable();
+const PRESIGNATURE_ID = field.uuid();
 const STEP1_RESPONSE = (output: object) => ({
   type: 'object',
   required: ['session_id', 'msgs_0', 'sign_output'],
@@ -137,7 +125,7 @@ export function ecdsaSignRoutes(service: EcdsaSignService, guards: TssGuards): R
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
       body: {
-        session_id: { exists: { errorMessage: 'session_id is required', bail: true }, isUUID: { errorMessage: 'session_id must be a UUID' } },
+        session_id: field.uuid(),
         msg: msgRule,
         msgs_1: msgs1Rule(['signature_share']),
         'msgs_1.signature_share': shareRule(false),

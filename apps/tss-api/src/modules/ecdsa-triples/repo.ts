@@ -1,4 +1,5 @@
-import type { PrismaClient } from '@svc/db';
+import { isUniqueViolation, type PrismaClient } from '@svc/db';
+import { AppError } from '@svc/envelope';
 import type { Tx } from '../ecdsa-common/step-session-repo.js';
 
 export interface NewTripleRow {
@@ -23,10 +24,19 @@ export function ecdsaTriplesRepo(db: PrismaClient) {
       return unused + adding <= max;
     },
 
+    /**
+     * Row ids derive from the client's protocol session id (triple-row-id.ts), so a client
+     * that reuses one names rows that exist already: a 409, not a 500.
+     */
     async insert(tx: Tx, walletId: string, rows: NewTripleRow[]): Promise<void> {
-      await tx.triplePoolItem.createMany({
-        data: rows.map((r) => ({ id: r.id, walletId, material: Buffer.from(r.material), materialKeyId: r.keyId, status: 'UNUSED' as const })),
-      });
+      try {
+        await tx.triplePoolItem.createMany({
+          data: rows.map((r) => ({ id: r.id, walletId, material: Buffer.from(r.material), materialKeyId: r.keyId, status: 'UNUSED' as const })),
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw new AppError('PROTOCOL_SESSION_REUSED', 'These triples are stored already: use a fresh protocol session_id for each triples run', { cause: error });
+      }
     },
   };
 }

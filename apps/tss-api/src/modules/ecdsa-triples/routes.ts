@@ -22,7 +22,7 @@ export function ecdsaTriplesRoutes(service: EcdsaTriplesService, guards: TssGuar
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt, guards.triplesRateLimit],
       body: stepBody,
-      errors: [...STEP_ERRORS, 'TOO_MANY_OPEN_SESSIONS', 'RATE_LIMITED'],
+      errors: [...STEP_ERRORS, 'TOO_MANY_OPEN_SESSIONS', 'RATE_LIMITED', 'PROTOCOL_SESSION_REUSED'],
       response: stepResponseSchema(),
       handler: (req, res) => service.step(callerOf(res), req.body as StepRequest),
     }),

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { PrismaClient } from '@svc/db';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import { sharedRateLimit } from '../../rate-limits.js';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
 import { normalizeEmail, type EmailLoginService } from './service.js';
@@ -11,16 +12,12 @@ export interface EmailLoginRouteOptions {
   db: PrismaClient;
 }
 
-const emailRule = {
-  exists: { errorMessage: 'email is required', bail: true },
-  isString: { errorMessage: 'email must be a string', bail: true },
-  isEmail: { errorMessage: 'email is invalid' },
-  isLength: { options: { max: 254 }, errorMessage: 'email is too long' },
-};
+const emailRule = field.email({ max: 254 });
 
 const emailKey = (req: Request) => {
   const email: unknown = (req.body as Record<string, unknown> | undefined)?.email;
-  return `email:${typeof email === 'string' ? normalizeEmail(email) : ''}`;
+  // Hashed: stored in PostgreSQL before validation, so the raw value may hold NUL or a lone surrogate.
+  return `email:${typeof email === 'string' ? createHash('sha256').update(normalizeEmail(email)).digest('hex') : ''}`;
 };
 
 export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdTokenIssuer, options: EmailLoginRouteOptions): RouteDef[] {
@@ -64,7 +61,7 @@ export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdToke
       guards: [perIpLimit, verifyPerEmail],
       body: {
         email: emailRule,
-        code: { exists: { errorMessage: 'code is required', bail: true }, isString: { errorMessage: 'code must be a string', bail: true }, matches: { options: /^[0-9]{6}$/, errorMessage: 'code must be 6 digits' } },
+        code: field.string({ pattern: /^[0-9]{6}$/, message: 'code must be 6 digits' }),
       },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {

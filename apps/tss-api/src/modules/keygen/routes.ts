@@ -1,12 +1,12 @@
 import { verifiedIdentity } from '@svc/auth';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import { SIGN_IN_RESULT_SCHEMA } from '../users/sign-in-result.js';
 import type { KeygenRequest, KeygenService } from './service.js';
 
 const HEX = /^(?:[0-9a-f]{2})+$/;
-const object = (field: string) => ({ optional: true, isObject: { errorMessage: `${field} must be an object` } });
-const hex = (field: string) => ({ optional: true, isString: { errorMessage: `${field} must be a hex string`, bail: true }, matches: { options: HEX, errorMessage: `${field} must be lowercase hex` } });
+const object = () => field.object().optional();
+const hex = () => field.string({ pattern: HEX, message: (p) => `${p} must be lowercase hex`, typeMessage: (p) => `${p} must be a hex string` }).optional();
 const wireObject = (description: string) => ({ type: 'object', description });
 
 export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDef[] {
@@ -27,16 +27,16 @@ export function keygenRoutes(service: KeygenService, guards: TssGuards): RouteDe
       tags: ['keygen'],
       guards: [guards.apiKey, guards.idToken, guards.keygenRateLimit],
       body: {
-        ed25519: object('ed25519'),
-        'ed25519.key_package': object('ed25519.key_package'),
-        'ed25519.public_key_package': object('ed25519.public_key_package'),
-        'ed25519.seed_part': hex('ed25519.seed_part'),
-        secp256k1: object('secp256k1'),
-        'secp256k1.secret_share': hex('secp256k1.secret_share'),
-        'secp256k1.public_key': hex('secp256k1.public_key'),
-        'secp256k1.commitments': { optional: true, isArray: { options: { min: 2, max: 2 }, errorMessage: 'secp256k1.commitments must be 2 hex points' } },
-        'secp256k1.commitments.*': hex('secp256k1.commitments[]'),
-        'secp256k1.seed_part': hex('secp256k1.seed_part'),
+        ed25519: object(),
+        'ed25519.key_package': object(),
+        'ed25519.public_key_package': object(),
+        'ed25519.seed_part': hex(),
+        secp256k1: object(),
+        'secp256k1.secret_share': hex(),
+        'secp256k1.public_key': hex(),
+        'secp256k1.commitments': field.array({ min: 2, max: 2, message: 'secp256k1.commitments must be 2 hex points' }).optional(),
+        'secp256k1.commitments.*': hex(),
+        'secp256k1.seed_part': hex(),
       },
       bodyDocs: {
         ed25519: {

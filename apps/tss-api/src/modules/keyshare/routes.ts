@@ -1,6 +1,6 @@
 import { verifiedIdentity } from '@svc/auth';
 import { AppError } from '@svc/envelope';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import type { IdTokenWitness } from '../id-token-replay/witness.js';
 import type { UsersRepo } from '../users/repo.js';
@@ -30,24 +30,13 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, idTok
       tags: ['user'],
       guards: [guards.apiKey, guards.idToken],
       body: {
-        public_key: {
-          exists: { errorMessage: 'Invalid public key', bail: true },
-          isString: { errorMessage: 'Invalid public key', bail: true },
-          matches: { options: PUBLIC_KEY, errorMessage: 'Invalid public key' },
-        },
-        reshared_key_shares: {
-          exists: { errorMessage: 'reshared_key_shares is required', bail: true },
-          isArray: { options: { min: 1, max: 255 }, errorMessage: 'reshared_key_shares is required' },
-        },
-        'reshared_key_shares.*': { isObject: { options: { strict: true }, errorMessage: 'reshared_key_shares[] must be {name, endpoint} objects' } },
-        'reshared_key_shares.*.name': {
-          isString: { errorMessage: 'reshared_key_shares[].name must be a node name', bail: true },
-          matches: { options: NODE_NAME, errorMessage: 'reshared_key_shares[].name must be a node name' },
-        },
-        'reshared_key_shares.*.endpoint': {
-          isString: { errorMessage: 'reshared_key_shares[].endpoint must be a URL', bail: true },
-          matches: { options: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, errorMessage: 'reshared_key_shares[].endpoint must be a URL' },
-        },
+        public_key: field.string({ pattern: PUBLIC_KEY, message: 'Invalid public key', typeMessage: 'Invalid public key' }).missing('Invalid public key'),
+        reshared_key_shares: field.array({ min: 1, max: 255, message: 'reshared_key_shares is required' }),
+        'reshared_key_shares.*': field.object({ message: 'reshared_key_shares[] must be {name, endpoint} objects' }),
+        'reshared_key_shares.*.name': field.string({ pattern: NODE_NAME, message: 'reshared_key_shares[].name must be a node name' }).missing('reshared_key_shares[].name must be a node name'),
+        'reshared_key_shares.*.endpoint': field
+          .string({ pattern: /^https?:\/\/[^\s/]+(?:\/\S*)?$/, message: 'reshared_key_shares[].endpoint must be a URL' })
+          .missing('reshared_key_shares[].endpoint must be a URL'),
       },
       errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'ID_TOKEN_REPLAYED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
       response: { type: 'null' },

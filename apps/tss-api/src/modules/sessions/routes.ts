@@ -1,12 +1,7 @@
 import { authClaims } from '@svc/auth';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import type { SessionsService } from './service.js';
-
-export const sessionIdRule = {
-  exists: { errorMessage: 'session_id is required', bail: true },
-  isUUID: { errorMessage: 'session_id must be a UUID' },
-};
 
 export function sessionRoutes(service: SessionsService, guards: TssGuards): RouteDef[] {
   return [
@@ -17,7 +12,7 @@ export function sessionRoutes(service: SessionsService, guards: TssGuards): Rout
       description: 'The session ends as ABORTED and its stored state, including sealed nonces, is erased. Only the session\u2019s user may abort it.',
       tags: ['signing'],
       guards: [guards.apiKey, guards.userJwt],
-      body: { session_id: sessionIdRule },
+      body: { session_id: field.uuid() },
       errors: ['INVALID_API_KEY', 'FORBIDDEN', 'SESSION_NOT_FOUND', 'SESSION_NOT_ACTIVE'],
       response: { type: 'object', required: ['session_id'], properties: { session_id: { type: 'string', format: 'uuid' } } },
       handler: (req, res) => service.abort(req.body.session_id as string, authClaims(res).sub),

@@ -1,6 +1,6 @@
 import { authClaims, verifiedIdentity } from '@svc/auth';
 import type { AuthType } from '@svc/db';
-import { defineRoute, type RouteDef } from '@svc/http';
+import { defineRoute, field, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../guards.js';
 import type { UsersService } from './service.js';
 import { SIGN_IN_RESULT_SCHEMA } from './sign-in-result.js';
@@ -83,13 +83,9 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
       summary: 'Whether an account exists for an email, and the state of its key share nodes',
       tags: ['user'],
       body: {
-        email: {
-          exists: { errorMessage: 'email is required', bail: true },
-          isString: { errorMessage: 'email is required', bail: true },
-          notEmpty: { errorMessage: 'email is required', bail: true },
-          isLength: { options: { max: 320 }, errorMessage: 'email is too long' },
-        },
-        auth_type: { optional: true, isIn: { options: [AUTH_TYPES], errorMessage: `auth_type must be one of ${AUTH_TYPES.join(', ')}` } },
+        // Spec §7: an empty email is no email.
+        email: field.string({ max: 320, typeMessage: 'email is required' }).check<string>((v) => v !== '', 'email is required'),
+        auth_type: field.oneOf(AUTH_TYPES).optional(),
       },
       errors: ['UNKNOWN_ERROR'],
       response: CHECK_SCHEMA,
