@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { tripleGenClientStart, tripleGenClientStep } from '@svc/crypto';
 import { startHarness, type Harness } from './support/harness.js';
 import { newSecp256k1Key } from './support/ecdsa-client.js';
@@ -97,6 +97,6 @@ describe('limits shared by replicas (two instances, one PostgreSQL)', () => {
       expect(limited.status).toBe(429);
       expect(limited.body.code).toBe('RATE_LIMITED');
     }
-    expect(await h.t.db.rateLimitCounter.findUnique({ where: { key: `emailCodeRateLimit:email:${email}` } })).toMatchObject({ hits: CODES_PER_EMAIL + 2 });
+    expect(await h.t.db.rateLimitCounter.findUnique({ where: { key: `emailCodeRateLimit:email:${createHash('sha256').update(email).digest('hex')}` } })).toMatchObject({ hits: CODES_PER_EMAIL + 2 });
   });
 });
