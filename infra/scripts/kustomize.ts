@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { packagedKubectl } from './packaged-kubectl.js';
 
 export const K8S_DIR = join(import.meta.dirname, '..', 'k8s');
 
@@ -11,9 +12,12 @@ export interface K8sObject {
   [field: string]: unknown;
 }
 
-// The real kustomize: standalone `kustomize build`, else the one built into kubectl
-// (`kubectl kustomize`, on this project's machines and on GitHub's runners).
+// The real kustomize: the kubectl that `pnpm install` brings (its built-in `kubectl kustomize`,
+// one pinned version on every machine), else a standalone `kustomize build` or a kubectl on PATH
+// where that build cannot run (not linux-x64).
 function renderer(): { command: string; args: string[] } {
+  const packaged = packagedKubectl();
+  if (packaged) return { command: packaged, args: ['kustomize'] };
   for (const [command, args, versionArgs] of [
     ['kustomize', ['build'], ['version']],
     ['kubectl', ['kustomize'], ['version', '--client']],
@@ -21,7 +25,7 @@ function renderer(): { command: string; args: string[] } {
     const probe = spawnSync(command, [...versionArgs], { encoding: 'utf8' });
     if (probe.status === 0) return { command, args: [...args] };
   }
-  throw new Error('neither `kustomize` nor `kubectl` is on PATH: install one (e.g. apt-get install kubectl) to render infra/k8s');
+  throw new Error(`the packaged kubectl runs on linux-x64 only, and neither \`kustomize\` nor \`kubectl\` is on PATH (${process.platform}/${process.arch}): install one to render infra/k8s`);
 }
 
 /** Renders a kustomization directory (relative to infra/k8s) into its objects. */
