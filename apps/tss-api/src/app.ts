@@ -7,12 +7,13 @@ import type { ShareCipher } from '@svc/share-cipher';
 import type { TssApiConfig } from './env.js';
 import { createGuards } from './guards.js';
 import { SIGN_PATH, signCompletionRoute } from './modules/sign-completion/routes.js';
-import { protocolRateLimits } from './rate-limits.js';
+import { protocolRateLimits, sharedRateLimit } from './rate-limits.js';
 import { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { EmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
-import { stepSessionRepo } from './modules/ecdsa-common/step-session-repo.js';
+import { stepSessionRepo } from './kernel/ecdsa/step-session-repo.js';
 import { ecdsaPoolRepo } from './modules/ecdsa-pool/repo.js';
 import { ecdsaPoolRoutes } from './modules/ecdsa-pool/routes.js';
+import { ecdsaPoolService } from './modules/ecdsa-pool/service.js';
 import { ecdsaPresignRepo } from './modules/ecdsa-presign/repo.js';
 import { ecdsaPresignRoutes } from './modules/ecdsa-presign/routes.js';
 import { ecdsaPresignService } from './modules/ecdsa-presign/service.js';
@@ -25,7 +26,7 @@ import { ecdsaTriplesService } from './modules/ecdsa-triples/service.js';
 import { emailLoginRepo } from './modules/email-login/repo.js';
 import { emailLoginRoutes } from './modules/email-login/routes.js';
 import { emailLoginService } from './modules/email-login/service.js';
-import { idTokenWitness } from './modules/id-token-replay/witness.js';
+import { idTokenWitness } from './kernel/id-token-witness.js';
 import { keygenRepo } from './modules/keygen/repo.js';
 import { keygenRoutes } from './modules/keygen/routes.js';
 import { keygenService } from './modules/keygen/service.js';
@@ -35,14 +36,15 @@ import { keyshareService } from './modules/keyshare/service.js';
 import { recoveryRepo } from './modules/recovery/repo.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { recoveryService } from './modules/recovery/service.js';
-import { claimSessionState } from './modules/sessions/claim.js';
-import { sessionsRepo } from './modules/sessions/repo.js';
+import { claimSessionState } from './kernel/sessions/claim.js';
+import { sessionsRepo } from './kernel/sessions/repo.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
-import { sessionsService } from './modules/sessions/service.js';
+import { sessionsService } from './kernel/sessions/service.js';
 import { signEd25519Repo } from './modules/sign-ed25519/repo.js';
 import { signEd25519Routes } from './modules/sign-ed25519/routes.js';
 import { signEd25519Service } from './modules/sign-ed25519/service.js';
-import { usersRepo } from './modules/users/repo.js';
+import { signingWalletRepo } from './kernel/signing-wallet.js';
+import { usersRepo } from './kernel/users-repo.js';
 import { userRoutes } from './modules/users/routes.js';
 import { usersService } from './modules/users/service.js';
 
@@ -88,11 +90,12 @@ export function createApp(deps: TssApiDeps): TssApi {
 
   const users = usersRepo(db);
   const idTokens = idTokenWitness(db);
-  const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold);
+  const keyshare = keyshareService(keyshareRepo(db), config.keyshare.threshold, { users, idTokens });
   const sessionRows = sessionsRepo(db);
   const sessions = sessionsService(sessionRows);
   const claim = claimSessionState(db);
-  const ecdsaDeps = { db, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
+  const wallets = signingWalletRepo(db);
+  const ecdsaDeps = { wallets, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
   const ed25519Routes = signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), claim, sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards);
   // POST /tss/v1/sign completes either family (sign-completion); the ECDSA one-call form it wraps is not mounted on its own.
@@ -107,10 +110,10 @@ export function createApp(deps: TssApiDeps): TssApi {
             serverSecret: config.jwt.secret,
           }),
           deps.emailIdTokens,
-          { rateLimit: config.emailLogin.rateLimit, db },
+          { rateLimit: config.emailLogin.rateLimit, sharedLimit: (options) => sharedRateLimit(db, options) },
         )
       : []),
-    ...keyshareRoutes(keyshare, users, idTokens, guards),
+    ...keyshareRoutes(keyshare, guards),
     ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt, idTokens }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
@@ -127,11 +130,11 @@ export function createApp(deps: TssApiDeps): TssApi {
       ecdsaPresignService({ ...ecdsaDeps, repo: ecdsaPresignRepo(db), config: { poolMax: config.ecdsa.presignaturePoolMax, sessionTtlSeconds: ttl, openSessionsMax: config.tssOpenSessionsMax } }),
       guards,
     ),
-    ...ecdsaPoolRoutes(db, ecdsaPoolRepo(db), guards),
+    ...ecdsaPoolRoutes(ecdsaPoolService({ wallets, repo: ecdsaPoolRepo(db) }), guards),
     ...ecdsaRoutes.filter((r) => r.path !== SIGN_PATH),
     signCompletionRoute(
       { ecdsaOneCall: byPath(ecdsaRoutes, SIGN_PATH), ecdsaStep2: byPath(ecdsaRoutes, '/tss/v1/sign/step2'), ed25519Round2: byPath(ed25519Routes, '/tss/v2/sign_ed25519/round2') },
-      sessionRows,
+      sessions,
       guards,
     ),
   ];

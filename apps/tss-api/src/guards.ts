@@ -3,23 +3,9 @@ import { apiKeyGuard, idTokenGuard, jwtGuard, type IdTokenVerifier, type Service
 import type { Guard, Logger } from '@svc/http';
 import type { apiKeyRepo } from './modules/api-keys/repo.js';
 import type { protocolRateLimits } from './rate-limits.js';
+import type { TssGuards } from './kernel/guards.js';
 
-/** The credentials tss-api routes ask for (docs/api/tss-ed25519.md, "Authentication"). */
-export interface TssGuards {
-  /** X-API-Key of the app embedding the wallet. */
-  apiKey: Guard;
-  /** Service JWT of kind "user" (from sign-in or keygen), not signed out. */
-  userJwt: Guard;
-  /** The same, or one expired less than SIGNIN_SILENTLY_WINDOW ago (signin_silently). */
-  refreshableUserJwt: Guard;
-  /** ID token of a login provider. */
-  idToken: Guard;
-  /** Per-user limit of new triple generation runs (after userJwt). */
-  triplesRateLimit: Guard;
-  /** Per-identity limit of keygen calls (after idToken). */
-  keygenRateLimit: Guard;
-}
-
+/** The guards of every tss-api route, built once per app (src/app.ts). */
 export function createGuards(deps: {
   apiKeys: ReturnType<typeof apiKeyRepo>;
   jwt: ServiceJwt;

@@ -5,7 +5,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './env.js';
 import { createEmailIdTokenIssuer } from './modules/email-login/id-token-issuer.js';
 import { startExpirySweeper } from './modules/sessions/expiry-sweeper.js';
-import { sessionsRepo } from './modules/sessions/repo.js';
+import { sessionsRepo } from './kernel/sessions/repo.js';
 
 const config = loadConfig(process.env);
 const logger = createLogger('tss-api', config.logLevel);

@@ -13,7 +13,7 @@ import { startHarness, type Harness } from './support/harness.js';
 import { fillPool, generateTriples, poster, presign, recoverPublicKey, signTwoSteps, verifySha256WithNode } from './support/ecdsa-client.js';
 import { createEcdsaUser, via, type EcdsaUser } from './support/ecdsa-user.js';
 import { post } from './support/wallet-client.js';
-import { openJsonValue, openState, presignatureAad, tripleAad } from '../src/modules/ecdsa-common/sealed-material.js';
+import { openJsonValue, openState, presignatureAad, tripleAad } from '../src/kernel/ecdsa/sealed-material.js';
 
 /** Flips one hex digit in the middle of the first string found under `field` (deep). */
 function tamper(msg: unknown, field: string): unknown {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signShareClient, toHex } from '@svc/crypto';
 import { createLogger } from '@svc/http';
 import { startExpirySweeper } from '../src/modules/sessions/expiry-sweeper.js';
-import { sessionsRepo } from '../src/modules/sessions/repo.js';
+import { sessionsRepo } from '../src/kernel/sessions/repo.js';
 import { startHarness, type Harness } from './support/harness.js';
 import {
   fillPool,

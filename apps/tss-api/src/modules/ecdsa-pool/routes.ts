@@ -1,17 +1,14 @@
-import type { PrismaClient } from '@svc/db';
-import { AppError } from '@svc/envelope';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import { ecdsaWalletOf } from '../signing-wallet/repo.js';
-import type { EcdsaPoolRepo } from './repo.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import type { EcdsaPoolService } from './service.js';
 
 /**
  * The server keeps its halves of presignatures and triples; the client keeps the other halves
  * in memory. When a client has lost its halves (page reload, new device, recovery) the server's
  * rows are orphans that only fill the cap, so the client may drop them.
  */
-export function ecdsaPoolRoutes(db: PrismaClient, repo: EcdsaPoolRepo, guards: TssGuards): RouteDef[] {
+export function ecdsaPoolRoutes(service: EcdsaPoolService, guards: TssGuards): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -31,12 +28,7 @@ export function ecdsaPoolRoutes(db: PrismaClient, repo: EcdsaPoolRepo, guards: T
         required: ['discarded_presignatures', 'discarded_triples'],
         properties: { discarded_presignatures: { type: 'integer', minimum: 0 }, discarded_triples: { type: 'integer', minimum: 0 } },
       },
-      handler: async (_req, res) => {
-        const { wallet } = await ecdsaWalletOf(db, authClaims(res).sub);
-        if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
-        const n = await repo.discardUnused(wallet.id);
-        return { discarded_presignatures: n.presignatures, discarded_triples: n.triples };
-      },
+      handler: (_req, res) => service.discard(authClaims(res).sub),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@svc/db';
-import type { Tx } from '../ecdsa-common/step-session-repo.js';
+import type { Tx } from '../../kernel/ecdsa/step-session-repo.js';
 
 export interface TakenTriple {
   id: string;

@@ -7,21 +7,20 @@ import {
   type PresignState,
   type Triple,
 } from '@svc/crypto';
-import type { PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
-import { openServerKeyShare } from '../ecdsa-common/server-key-share.js';
-import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { claimStep } from '../ecdsa-common/claim-step.js';
-import type { ClaimSessionState } from '../sessions/claim.js';
-import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
-import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
-import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
-import { ecdsaWalletOf } from '../signing-wallet/repo.js';
-import type { SessionsRepo } from '../sessions/repo.js';
-import type { SessionsService } from '../sessions/service.js';
-import type { Caller } from '../sign-ed25519/service.js';
+import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../../kernel/ecdsa/sealed-material.js';
+import { openServerKeyShare } from '../../kernel/ecdsa/server-key-share.js';
+import { completeIntoPool } from '../../kernel/ecdsa/complete-into-pool.js';
+import { claimStep } from '../../kernel/ecdsa/claim-step.js';
+import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
+import { abortOnProtocolError, stepConflict, type StepRequest } from '../../kernel/ecdsa/step-errors.js';
+import type { StepSessionRepo, StepSessionState } from '../../kernel/ecdsa/step-session-repo.js';
+import { tripleRowId } from '../../kernel/ecdsa/triple-row-id.js';
+import type { SigningWalletRepo } from '../../kernel/signing-wallet.js';
+import type { SessionsRepo } from '../../kernel/sessions/repo.js';
+import type { SessionsService } from '../../kernel/sessions/service.js';
+import type { Caller } from '../../kernel/caller.js';
 import type { EcdsaPresignRepo } from './repo.js';
 
 export interface PresignConfig {
@@ -51,7 +50,7 @@ const poolFull = (max: number) => new AppError('PRESIGNATURE_POOL_FULL', `Presig
  * presignature_pool (sealed) in the transaction that completes the session.
  */
 export function ecdsaPresignService(deps: {
-  db: PrismaClient;
+  wallets: SigningWalletRepo;
   repo: EcdsaPresignRepo;
   steps: StepSessionRepo;
   claim: ClaimSessionState;
@@ -63,7 +62,7 @@ export function ecdsaPresignService(deps: {
   const { repo, steps, cipher, config } = deps;
 
   async function start(caller: Caller, msg: unknown): Promise<PresignStepResponse> {
-    const { signingEnabled, wallet } = await ecdsaWalletOf(deps.db, caller.userId);
+    const { signingEnabled, wallet } = await deps.wallets.secp256k1(caller.userId);
     if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
     if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
     let refs;
@@ -127,7 +126,7 @@ export function ecdsaPresignService(deps: {
     }
     if (result.done) throw new AppError('INVALID_PROTOCOL_MESSAGE', 'presign/1 refused: unexpected end of protocol');
     const next: StepSessionState = { v: 1, next_step: 2, count, protocol: sealState(cipher, sessionId, result.state) };
-    if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: 1, state: next, stage: 'presign/1' }))) stepConflict();
+    if (!(await steps.advance({ id: sessionId, fromVersion: 1, state: next, stage: 'presign/1' }))) stepConflict();
     return { session_id: sessionId, msg: result.outgoing, done: false };
   }
 

@@ -1,6 +1,6 @@
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import { callerOf } from '../ecdsa-common/step-route.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import { callerOf } from '../../kernel/caller.js';
 import type { EcdsaSignService } from './service.js';
 
 const HASH_ERROR = 'msg must be an array of 32 integers 0-255 (the 32-byte message hash)';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { CryptoError, fromHex, signShareServer, type Presignature } from '@svc/crypto';
-import { isUniqueViolation, type PrismaClient } from '@svc/db';
+import { isUniqueViolation } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import { openJsonValue, presignatureAad } from '../ecdsa-common/sealed-material.js';
-import { ecdsaWalletOf } from '../signing-wallet/repo.js';
-import type { SessionsRepo } from '../sessions/repo.js';
-import type { SessionsService } from '../sessions/service.js';
-import type { Caller } from '../sign-ed25519/service.js';
+import { openJsonValue, presignatureAad } from '../../kernel/ecdsa/sealed-material.js';
+import type { SigningWalletRepo } from '../../kernel/signing-wallet.js';
+import type { SessionsRepo } from '../../kernel/sessions/repo.js';
+import type { SessionsService } from '../../kernel/sessions/service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { combineSignature } from './combine-signature.js';
-import type { ClaimSessionState } from '../sessions/claim.js';
+import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
 import type { EcdsaSignRepo, EcdsaSignState, TakenPresignature } from './repo.js';
 
 export interface SignOutput {
@@ -44,7 +44,7 @@ const array = (bytes: Uint8Array) => Array.from(bytes);
  * already marked CONSUMED (step 1) and claimed out of the session (step 2, sessions/claim.ts).
  */
 export function ecdsaSignService(deps: {
-  db: PrismaClient;
+  wallets: SigningWalletRepo;
   repo: EcdsaSignRepo;
   claim: ClaimSessionState;
   sessions: SessionsService;
@@ -55,7 +55,7 @@ export function ecdsaSignService(deps: {
   const { repo, cipher } = deps;
 
   async function whyNotTaken(userId: string): Promise<never> {
-    const { signingEnabled, wallet } = await ecdsaWalletOf(deps.db, userId);
+    const { signingEnabled, wallet } = await deps.wallets.secp256k1(userId);
     if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
     if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
     // Unknown, another wallet's, or consumed: one answer, so ids cannot be probed.

@@ -1,6 +1,6 @@
 import { isUniqueViolation, type PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
-import type { Tx } from '../ecdsa-common/step-session-repo.js';
+import type { Tx } from '../../kernel/ecdsa/step-session-repo.js';
 
 export interface NewTripleRow {
   id: string;

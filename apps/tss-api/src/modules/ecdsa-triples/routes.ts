@@ -1,7 +1,8 @@
 import { defineRoute, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import { callerOf, STEP_ERRORS, stepBody, stepResponseSchema } from '../ecdsa-common/step-route.js';
-import type { StepRequest } from '../ecdsa-common/step-errors.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import { callerOf } from '../../kernel/caller.js';
+import { STEP_ERRORS, stepBody, stepResponseSchema } from '../../kernel/ecdsa/step-route.js';
+import type { StepRequest } from '../../kernel/ecdsa/step-errors.js';
 import type { EcdsaTriplesService } from './service.js';
 
 export function ecdsaTriplesRoutes(service: EcdsaTriplesService, guards: TssGuards): RouteDef[] {

@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { tripleGenServerStart, tripleGenServerStep, type Triple, type TripleGenState } from '@svc/crypto';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import type { SessionsRepo } from '../sessions/repo.js';
-import type { SessionsService } from '../sessions/service.js';
-import type { Caller } from '../sign-ed25519/service.js';
-import { sealJsonValue, sealState, tripleAad } from '../ecdsa-common/sealed-material.js';
-import { completeIntoPool } from '../ecdsa-common/complete-into-pool.js';
-import { claimStep } from '../ecdsa-common/claim-step.js';
-import type { ClaimSessionState } from '../sessions/claim.js';
-import { abortOnProtocolError, stepConflict, type StepRequest } from '../ecdsa-common/step-errors.js';
-import type { StepSessionRepo, StepSessionState } from '../ecdsa-common/step-session-repo.js';
-import { tripleRowId } from '../ecdsa-common/triple-row-id.js';
-import { ecdsaWalletOf, type SigningWallet } from '../signing-wallet/repo.js';
-import type { PrismaClient } from '@svc/db';
+import type { SessionsRepo } from '../../kernel/sessions/repo.js';
+import type { SessionsService } from '../../kernel/sessions/service.js';
+import type { Caller } from '../../kernel/caller.js';
+import { sealJsonValue, sealState, tripleAad } from '../../kernel/ecdsa/sealed-material.js';
+import { completeIntoPool } from '../../kernel/ecdsa/complete-into-pool.js';
+import { claimStep } from '../../kernel/ecdsa/claim-step.js';
+import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
+import { abortOnProtocolError, stepConflict, type StepRequest } from '../../kernel/ecdsa/step-errors.js';
+import type { StepSessionRepo, StepSessionState } from '../../kernel/ecdsa/step-session-repo.js';
+import { tripleRowId } from '../../kernel/ecdsa/triple-row-id.js';
+import type { SigningWallet, SigningWalletRepo } from '../../kernel/signing-wallet.js';
 import type { EcdsaTriplesRepo } from './repo.js';
 
 export interface TriplesConfig {
@@ -47,7 +46,7 @@ const poolFull = (max: number) => new AppError('PRESIGNATURE_POOL_FULL', `Triple
  * in the same transaction that completes the session.
  */
 export function ecdsaTriplesService(deps: {
-  db: PrismaClient;
+  wallets: SigningWalletRepo;
   repo: EcdsaTriplesRepo;
   steps: StepSessionRepo;
   claim: ClaimSessionState;
@@ -59,7 +58,7 @@ export function ecdsaTriplesService(deps: {
   const { repo, steps, cipher, config } = deps;
 
   async function wallet(userId: string): Promise<SigningWallet> {
-    const { signingEnabled, wallet: w } = await ecdsaWalletOf(deps.db, userId);
+    const { signingEnabled, wallet: w } = await deps.wallets.secp256k1(userId);
     if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
     if (!w) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
     return w;
@@ -104,7 +103,7 @@ export function ecdsaTriplesService(deps: {
       throw new AppError('INVALID_PROTOCOL_MESSAGE', 'triples/1 refused: unexpected end of protocol');
     }
     const next: StepSessionState = { v: 1, next_step: 2, protocol: sealState(cipher, sessionId, result.state) };
-    if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: 1, state: next, stage: STAGES[1]! }))) stepConflict();
+    if (!(await steps.advance({ id: sessionId, fromVersion: 1, state: next, stage: STAGES[1]! }))) stepConflict();
     return { session_id: sessionId, msg: result.outgoing, done: false };
   }
 
@@ -119,7 +118,7 @@ export function ecdsaTriplesService(deps: {
     }
     if (!result.done) {
       const next: StepSessionState = { v: 1, next_step: stepNo + 1, protocol: sealState(cipher, sessionId, result.state) };
-      if (!(await steps.advance(deps.db, { id: sessionId, fromVersion: live.stateVersion, state: next, stage: STAGES[stepNo] ?? `triples/${stepNo}` }))) stepConflict();
+      if (!(await steps.advance({ id: sessionId, fromVersion: live.stateVersion, state: next, stage: STAGES[stepNo] ?? `triples/${stepNo}` }))) stepConflict();
       return { session_id: sessionId, msg: result.outgoing, done: false };
     }
 

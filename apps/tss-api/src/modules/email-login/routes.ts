@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import type { PrismaClient } from '@svc/db';
-import { defineRoute, field, type RouteDef } from '@svc/http';
-import { sharedRateLimit } from '../../rate-limits.js';
+import { defineRoute, field, type Guard, type RateLimitOptions, type RouteDef } from '@svc/http';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
 import { normalizeEmail, type EmailLoginService } from './service.js';
 
 export interface EmailLoginRouteOptions {
   rateLimit: { windowMs: number; perEmail: number; perIp: number };
-  /** Where the limits count (shared by every replica). */
-  db: PrismaClient;
+  /** Builds a limit counted where every replica counts (src/rate-limits.ts sharedRateLimit). */
+  sharedLimit: (options: Omit<RateLimitOptions, 'store'>) => Guard;
 }
 
 const emailRule = field.email({ max: 254 });
@@ -23,9 +21,9 @@ const emailKey = (req: Request) => {
 export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdTokenIssuer, options: EmailLoginRouteOptions): RouteDef[] {
   const { windowMs, perEmail, perIp } = options.rateLimit;
   // Per address (mail bombing one inbox, guessing one code) and per client (spraying many).
-  const perEmailLimit = sharedRateLimit(options.db, { name: 'emailCodeRateLimit', windowMs, limit: perEmail, key: emailKey });
-  const perIpLimit = sharedRateLimit(options.db, { name: 'emailLoginIpRateLimit', windowMs, limit: perIp });
-  const verifyPerEmail = sharedRateLimit(options.db, { name: 'emailVerifyRateLimit', windowMs, limit: perEmail * 4, key: emailKey });
+  const perEmailLimit = options.sharedLimit({ name: 'emailCodeRateLimit', windowMs, limit: perEmail, key: emailKey });
+  const perIpLimit = options.sharedLimit({ name: 'emailLoginIpRateLimit', windowMs, limit: perIp });
+  const verifyPerEmail = options.sharedLimit({ name: 'emailVerifyRateLimit', windowMs, limit: perEmail * 4, key: emailKey });
   const discovery = {
     issuer: issuer.issuer,
     jwks_uri: `${issuer.issuer}/.well-known/jwks.json`,

@@ -1,7 +1,7 @@
 import { verifiedIdentity } from '@svc/auth';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import { SIGN_IN_RESULT_SCHEMA } from '../users/sign-in-result.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import { SIGN_IN_RESULT_SCHEMA } from '../../kernel/sign-in-result.js';
 import type { KeygenRequest, KeygenService } from './service.js';
 
 const HEX = /^(?:[0-9a-f]{2})+$/;

@@ -13,14 +13,14 @@ import {
 import { isUniqueViolation, type Curve } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import type { KeyshareService } from '../keyshare/service.js';
-import type { IdTokenWitness } from '../id-token-replay/witness.js';
-import type { UsersRepo } from '../users/repo.js';
-import { accountEmail } from '../users/account-email.js';
-import { signInResult, type SignInResult } from '../users/sign-in-result.js';
+import type { KeyShareBackups } from '../../kernel/key-share-backups.js';
+import type { IdTokenWitness } from '../../kernel/id-token-witness.js';
+import type { UsersRepo } from '../../kernel/users-repo.js';
+import { accountEmail } from './account-email.js';
+import { signInResult, type SignInResult } from '../../kernel/sign-in-result.js';
 import type { ServiceJwt } from '@svc/auth';
 import { WalletExistsError, type KeygenRepo, type NewWallet } from './repo.js';
-import { sealEd25519Share, sealJson, seedPartAad, shareAad, type Secp256k1ServerShare } from './wallet-secrets.js';
+import { sealEd25519Share, sealJson, seedPartAad, shareAad, type Secp256k1ServerShare } from '../../kernel/wallet-secrets.js';
 
 export interface KeygenRequest {
   ed25519?: { key_package?: unknown; public_key_package?: unknown; seed_part?: unknown };
@@ -105,7 +105,7 @@ function checkSecp256k1(body: NonNullable<KeygenRequest['secp256k1']>): CheckedC
   return { curve: 'secp256k1', publicKey: toHex(publicKey), seedPart, seal: (cipher, walletId, userId) => sealJson(cipher, stored, shareAad(walletId, userId)) };
 }
 
-export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keyshare: KeyshareService; cipher: ShareCipher; jwt: ServiceJwt; idTokens: IdTokenWitness }) {
+export function keygenService(deps: { repo: KeygenRepo; users: UsersRepo; keyshare: KeyShareBackups; cipher: ShareCipher; jwt: ServiceJwt; idTokens: IdTokenWitness }) {
   return {
     async keygen(identity: VerifiedIdentity, body: KeygenRequest): Promise<SignInResult> {
       const checked: CheckedCurve[] = [];

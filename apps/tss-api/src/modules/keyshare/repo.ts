@@ -1,5 +1,4 @@
 import type { Curve, PrismaClient, WalletNodeStatus } from '@svc/db';
-import type { KeyshareNodeSeed } from '../../env.js';
 
 export interface NodeRow {
   id: string;
@@ -14,7 +13,7 @@ export interface NodeRow {
 export function keyshareRepo(db: PrismaClient) {
   return {
     /** Registers the nodes of KEYSHARE_NODES (endpoint updated when it changed). */
-    async seedNodes(nodes: KeyshareNodeSeed[]): Promise<void> {
+    async seedNodes(nodes: { name: string; endpoint: string }[]): Promise<void> {
       for (const node of nodes) {
         await db.keyShareNode.upsert({ where: { name: node.name }, create: node, update: { endpoint: node.endpoint } });
       }

@@ -1,10 +1,7 @@
 import { verifiedIdentity } from '@svc/auth';
-import { AppError } from '@svc/envelope';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import type { IdTokenWitness } from '../id-token-replay/witness.js';
-import type { UsersRepo } from '../users/repo.js';
-import type { KeyshareService, ResharedKeyShare } from './service.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import type { KeyshareService } from './service.js';
 
 const PUBLIC_KEY = /^(?:[0-9a-f]{64}|0[23][0-9a-f]{64})$/;
 const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -15,7 +12,7 @@ const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
  * share, then marks them ACTIVE. Element shape of reshared_key_shares: {name, endpoint}, as
  * listed in user/check's keyshare_node_meta.nodes (docs/keyshare.md).
  */
-export function keyshareRoutes(service: KeyshareService, users: UsersRepo, idTokens: IdTokenWitness, guards: TssGuards): RouteDef[] {
+export function keyshareRoutes(service: KeyshareService, guards: TssGuards): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -40,29 +37,7 @@ export function keyshareRoutes(service: KeyshareService, users: UsersRepo, idTok
       },
       errors: ['INVALID_REQUEST', 'UNAUTHORIZED', 'ID_TOKEN_REPLAYED', 'INVALID_API_KEY', 'USER_NOT_FOUND', 'KEY_SHARE_NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
       response: { type: 'null' },
-      handler: async (req, res) => {
-        const identity = verifiedIdentity(res);
-        const user = await users.byIdentity(identity.authType, identity.subject);
-        if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
-        const wallet = user.wallets.find((w) => w.publicKey === req.body.public_key);
-        if (!wallet) throw new AppError('INVALID_REQUEST', 'Invalid public key');
-        const elements = (req.body.reshared_key_shares as Record<string, unknown>[]).map((e) => {
-          const extra = Object.keys(e).filter((k) => k !== 'name' && k !== 'endpoint');
-          if (extra.length) throw new AppError('INVALID_REQUEST', `Unknown field: reshared_key_shares[].${extra[0]}`);
-          return { name: e.name, endpoint: e.endpoint } as ResharedKeyShare;
-        });
-        // One confirmation per ID token and wallet (the SDK heals each wallet with the same token);
-        // recorded first so concurrent replays are refused, taken back if the check fails so the client may retry.
-        const purpose = `reshare:${wallet.id}`;
-        await idTokens.record(identity, purpose, user.id);
-        try {
-          await service.confirmReshare(wallet, elements);
-        } catch (error) {
-          await idTokens.forget(identity, purpose);
-          throw error;
-        }
-        return null;
-      },
+      handler: (req, res) => service.reshare(verifiedIdentity(res), req.body.public_key as string, req.body.reshared_key_shares as Record<string, unknown>[]),
     }),
   ];
 }

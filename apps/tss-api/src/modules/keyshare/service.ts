@@ -1,25 +1,10 @@
+import type { VerifiedIdentity } from '@svc/auth';
 import { AppError } from '@svc/envelope';
+import type { IdTokenWitness } from '../../kernel/id-token-witness.js';
+import type { BackedUpWallet, KeyshareCheck, KeyshareNodeMeta, WalletStatus } from '../../kernel/key-share-backups.js';
+import type { UsersRepo } from '../../kernel/users-repo.js';
 import { httpNodeProbe, type NodeProbe, type ProbeResult } from './node-probe.js';
 import type { KeyshareRepo, NodeRow } from './repo.js';
-
-export type WalletStatus = 'ACTIVE' | 'UNRECOVERABLE_DATA_LOSS' | 'NOT_REGISTERED';
-/** Whether tss-api could reach the node just now (an addition to the spec's node fields). */
-export type NodeStatus = 'ONLINE' | 'UNREACHABLE';
-
-export interface KeyshareNodeMeta {
-  name: string;
-  endpoint: string;
-  wallet_status: WalletStatus;
-  node_status?: NodeStatus;
-}
-
-/** keyshare_node_meta and the reshare flags of the user check result (spec §2, §3). */
-export interface KeyshareCheck {
-  keyshare_node_meta: { threshold: number; nodes: KeyshareNodeMeta[] };
-  needs_reshare: boolean;
-  reshare_reasons?: string[];
-  active_nodes_below_threshold: boolean;
-}
 
 export interface ResharedKeyShare {
   name: string;
@@ -52,13 +37,32 @@ function combine(statuses: WalletStatus[]): WalletStatus {
  */
 export type ReshareReason = 'UNRECOVERABLE_NODE_DATA_LOSS' | 'MISSING_NODE_BACKUP';
 
-type Wallet = { id: string; curve: 'ed25519' | 'secp256k1'; publicKey: string };
-
 const sameEndpoint = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
-/** Key share node registry and per-wallet node statuses (docs/keyshare.md, "Main API"). */
-export function keyshareService(repo: KeyshareRepo, threshold: number, options: { probe?: NodeProbe } = {}) {
-  const probe = options.probe ?? httpNodeProbe();
+/** Key share node registry and per-wallet node statuses (docs/keyshare.md, "Main API"); to the other modules, kernel/key-share-backups.ts. */
+export function keyshareService(repo: KeyshareRepo, threshold: number, deps: { users: UsersRepo; idTokens: IdTokenWitness; probe?: NodeProbe }) {
+  const probe = deps.probe ?? httpNodeProbe();
+
+  /**
+   * user/reshare: each named node must be a registered active node (same endpoint) and must
+   * answer that it now holds the wallet's share; only then are they all marked ACTIVE.
+   */
+  async function confirmReshare(wallet: BackedUpWallet, reshared: ResharedKeyShare[]): Promise<void> {
+    const nodes = await repo.activeNodes();
+    const named: NodeRow[] = [];
+    for (const entry of reshared) {
+      const node = nodes.find((n) => n.name === entry.name);
+      if (!node || !sameEndpoint(node.endpoint, entry.endpoint)) throw new AppError('INVALID_REQUEST', `Unknown key share node: ${entry.name}`);
+      if (named.includes(node)) throw new AppError('INVALID_REQUEST', `Key share node listed twice: ${entry.name}`);
+      named.push(node);
+    }
+    const answers = await Promise.all(named.map((n) => probe(n, { curve: wallet.curve, publicKey: wallet.publicKey })));
+    named.forEach((node, i) => {
+      if (answers[i] === undefined) throw new AppError('UPSTREAM_UNAVAILABLE', `Key share node ${node.name} is unavailable`);
+      if (!answers[i]) throw new AppError('KEY_SHARE_NOT_FOUND', `Key share node ${node.name} does not hold the share`);
+    });
+    await repo.setStatuses([wallet.id], named.map((n) => n.id), 'ACTIVE');
+  }
 
   return {
     /**
@@ -113,7 +117,7 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, options: 
      * holds the share. A node that was down or refused stays NOT_REGISTERED, which user/check
      * reports as a missing backup.
      */
-    async recordConfirmedBackups(wallets: Wallet[]): Promise<void> {
+    async recordConfirmedBackups(wallets: BackedUpWallet[]): Promise<void> {
       const nodes = await repo.activeNodes();
       await Promise.all(
         nodes.map(async (node) => {
@@ -125,24 +129,31 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, options: 
     },
 
     /**
-     * user/reshare: each named node must be a registered active node (same endpoint) and must
-     * answer that it now holds the wallet's share; only then are they all marked ACTIVE.
+     * user/reshare (spec 4.1 rules 6-7), for the user of the ID token: `publicKey` names one of
+     * their wallets, `reshared` the nodes the client re-created shares on (user/check's
+     * keyshare_node_meta.nodes elements). One confirmation per ID token and wallet.
      */
-    async confirmReshare(wallet: Wallet, reshared: ResharedKeyShare[]): Promise<void> {
-      const nodes = await repo.activeNodes();
-      const named: NodeRow[] = [];
-      for (const entry of reshared) {
-        const node = nodes.find((n) => n.name === entry.name);
-        if (!node || !sameEndpoint(node.endpoint, entry.endpoint)) throw new AppError('INVALID_REQUEST', `Unknown key share node: ${entry.name}`);
-        if (named.includes(node)) throw new AppError('INVALID_REQUEST', `Key share node listed twice: ${entry.name}`);
-        named.push(node);
-      }
-      const answers = await Promise.all(named.map((n) => probe(n, { curve: wallet.curve, publicKey: wallet.publicKey })));
-      named.forEach((node, i) => {
-        if (answers[i] === undefined) throw new AppError('UPSTREAM_UNAVAILABLE', `Key share node ${node.name} is unavailable`);
-        if (!answers[i]) throw new AppError('KEY_SHARE_NOT_FOUND', `Key share node ${node.name} does not hold the share`);
+    async reshare(identity: VerifiedIdentity, publicKey: string, reshared: Record<string, unknown>[]): Promise<null> {
+      const user = await deps.users.byIdentity(identity.authType, identity.subject);
+      if (!user) throw new AppError('USER_NOT_FOUND', 'User not found');
+      const wallet = user.wallets.find((w) => w.publicKey === publicKey);
+      if (!wallet) throw new AppError('INVALID_REQUEST', 'Invalid public key');
+      const elements = reshared.map((e) => {
+        const extra = Object.keys(e).filter((k) => k !== 'name' && k !== 'endpoint');
+        if (extra.length) throw new AppError('INVALID_REQUEST', `Unknown field: reshared_key_shares[].${extra[0]}`);
+        return { name: e.name, endpoint: e.endpoint } as ResharedKeyShare;
       });
-      await repo.setStatuses([wallet.id], named.map((n) => n.id), 'ACTIVE');
+      // The SDK heals each wallet with the same token; recorded first so concurrent replays are
+      // refused, taken back if the check fails so the client may retry.
+      const purpose = `reshare:${wallet.id}`;
+      await deps.idTokens.record(identity, purpose, user.id);
+      try {
+        await confirmReshare(wallet, elements);
+      } catch (error) {
+        await deps.idTokens.forget(identity, purpose);
+        throw error;
+      }
+      return null;
     },
 
     seedNodes: repo.seedNodes,

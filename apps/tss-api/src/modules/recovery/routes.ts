@@ -1,6 +1,6 @@
 import { verifiedIdentity } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
+import type { TssGuards } from '../../kernel/guards.js';
 import type { RecoveryService } from './service.js';
 
 export function recoveryRoutes(service: RecoveryService, guards: TssGuards): RouteDef[] {

@@ -2,7 +2,7 @@ import type { VerifiedIdentity } from '@svc/auth';
 import { toHex } from '@svc/crypto';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
-import { seedPartAad } from '../keygen/wallet-secrets.js';
+import { seedPartAad } from '../../kernel/wallet-secrets.js';
 import type { RecoveryRepo } from './repo.js';
 
 export interface SeedPartsResult {

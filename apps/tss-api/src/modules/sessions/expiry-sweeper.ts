@@ -1,5 +1,5 @@
 import type { Logger } from '@svc/http';
-import type { SessionsRepo } from './repo.js';
+import type { SessionsRepo } from '../../kernel/sessions/repo.js';
 
 export interface ExpirySweeper {
   /** One pass: every stale session, in batches. Returns how many were ended. */

@@ -1,7 +1,7 @@
 import { authClaims } from '@svc/auth';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import type { SessionsService } from './service.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import type { SessionsService } from '../../kernel/sessions/service.js';
 
 export function sessionRoutes(service: SessionsService, guards: TssGuards): RouteDef[] {
   return [

@@ -1,8 +1,8 @@
 import { authClaims } from '@svc/auth';
 import { AppError, type ErrorCode } from '@svc/envelope';
 import { defineRoute, requestBodySchemaOf, validatorFor, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
-import type { SessionsRepo } from '../sessions/repo.js';
+import type { TssGuards } from '../../kernel/guards.js';
+import type { SessionsService } from '../../kernel/sessions/service.js';
 
 export const SIGN_PATH = '/tss/v1/sign';
 
@@ -25,7 +25,7 @@ export interface SignCompletionVariants {
  * with the rules of that route and answered by its handler, so this path and the dedicated ones
  * (which stay as they are, /tss/v2 included) cannot drift apart.
  */
-export function signCompletionRoute(variants: SignCompletionVariants, sessions: Pick<SessionsRepo, 'head'>, guards: TssGuards): RouteDef {
+export function signCompletionRoute(variants: SignCompletionVariants, sessions: Pick<SessionsService, 'kindOf'>, guards: TssGuards): RouteDef {
   const all = [variants.ecdsaOneCall, variants.ecdsaStep2, variants.ed25519Round2];
   // Built once: a validator compiles its rules.
   const validators = new Map(all.map((route) => [route, validatorFor(route)]));
@@ -34,10 +34,10 @@ export function signCompletionRoute(variants: SignCompletionVariants, sessions: 
     const sessionId = typeof body === 'object' && body !== null ? (body as { session_id?: unknown }).session_id : undefined;
     if (sessionId === undefined || sessionId === null) return variants.ecdsaOneCall;
     if (typeof sessionId !== 'string' || !UUID.test(sessionId)) throw new AppError('INVALID_REQUEST', 'session_id must be a UUID');
-    const head = await sessions.head(sessionId);
+    const kind = await sessions.kindOf(sessionId, userId);
     // Another user's session, or one that is not a signature: not found, as on the dedicated routes.
-    if (head?.userId === userId && head.kind === 'SIGN_ED25519') return variants.ed25519Round2;
-    if (head?.userId === userId && head.kind === 'SIGN_ECDSA') return variants.ecdsaStep2;
+    if (kind === 'SIGN_ED25519') return variants.ed25519Round2;
+    if (kind === 'SIGN_ECDSA') return variants.ecdsaStep2;
     throw new AppError('SESSION_NOT_FOUND', 'Session not found');
   }
 

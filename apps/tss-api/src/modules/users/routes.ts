@@ -1,9 +1,9 @@
 import { authClaims, verifiedIdentity } from '@svc/auth';
 import type { AuthType } from '@svc/db';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import type { TssGuards } from '../../guards.js';
+import type { TssGuards } from '../../kernel/guards.js';
 import type { UsersService } from './service.js';
-import { SIGN_IN_RESULT_SCHEMA } from './sign-in-result.js';
+import { SIGN_IN_RESULT_SCHEMA } from '../../kernel/sign-in-result.js';
 
 const AUTH_TYPES = ['EMAIL', 'GOOGLE', 'APPLE', 'X', 'DISCORD', 'TELEGRAM', 'OIDC'];
 

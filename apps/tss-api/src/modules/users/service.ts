@@ -2,16 +2,16 @@ import type { TokenRevocation } from '@svc/accounts';
 import type { ServiceClaims, ServiceJwt, VerifiedIdentity } from '@svc/auth';
 import { databaseUnavailableError, type AuthType } from '@svc/db';
 import { AppError } from '@svc/envelope';
-import type { KeyshareCheck, KeyshareService } from '../keyshare/service.js';
-import type { UsersRepo } from './repo.js';
-import { signInResult, type SignInResult } from './sign-in-result.js';
+import type { KeyShareBackups, KeyshareCheck } from '../../kernel/key-share-backups.js';
+import type { UsersRepo } from '../../kernel/users-repo.js';
+import { signInResult, type SignInResult } from '../../kernel/sign-in-result.js';
 
 export interface UsersServiceOptions {
   /** Seconds after expiry during which signin_silently still refreshes a token. */
   silentRefreshWindowSeconds: number;
 }
 
-export function usersService(repo: UsersRepo, keyshare: KeyshareService, jwt: ServiceJwt, revocation: TokenRevocation, options: UsersServiceOptions) {
+export function usersService(repo: UsersRepo, keyshare: KeyShareBackups, jwt: ServiceJwt, revocation: TokenRevocation, options: UsersServiceOptions) {
   return {
     async signin(identity: VerifiedIdentity): Promise<SignInResult> {
       const user = await repo.byIdentity(identity.authType, identity.subject);

@@ -1,8 +1,8 @@
 import { fromHex, type EcdsaKeyShare } from '@svc/crypto';
 import type { ShareCipher } from '@svc/share-cipher';
-import type { Secp256k1ServerShare } from '../keygen/wallet-secrets.js';
-import { shareAad } from '../keygen/wallet-secrets.js';
-import type { SigningWallet } from '../signing-wallet/repo.js';
+import type { Secp256k1ServerShare } from '../wallet-secrets.js';
+import { shareAad } from '../wallet-secrets.js';
+import type { SigningWallet } from '../signing-wallet.js';
 
 /**
  * The server's secp256k1 share f(2) as keygen sealed it (Feldman-checked there), in the shape

@@ -8,7 +8,7 @@ import type { SessionsRepo } from './repo.js';
  */
 export function sessionsService(repo: SessionsRepo) {
   return {
-    /** Called when a step's claim (sessions/claim.ts) took nothing: throws the precise error. */
+    /** Called when a step's claim (kernel/sessions/claim.ts) took nothing: throws the precise error. */
     async explainUnavailable(sessionId: string, userId: string, kind: TssSessionKind): Promise<never> {
       const head = await repo.head(sessionId);
       if (!head || head.userId !== userId || head.kind !== kind) throw new AppError('SESSION_NOT_FOUND', 'Session not found');
@@ -21,6 +21,12 @@ export function sessionsService(repo: SessionsRepo) {
       if (head.status === 'ACTIVE') throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
       if (head.status === 'COMPLETED') throw new AppError('SESSION_STATE_CONSUMED', 'Session already used');
       throw new AppError('SESSION_NOT_ACTIVE', 'Session is not active');
+    },
+
+    /** The kind of the caller's session; null for an unknown one or another user's, alike. */
+    async kindOf(sessionId: string, userId: string): Promise<TssSessionKind | null> {
+      const head = await repo.head(sessionId);
+      return head?.userId === userId ? head.kind : null;
     },
 
     async abort(sessionId: string, userId: string): Promise<{ session_id: string }> {

@@ -65,7 +65,7 @@ export function sessionsRepo(db: PrismaClient) {
     },
 
     /**
-     * Ends as ABORTED up to `limit` ACTIVE sessions whose state was claimed (sessions/claim.ts)
+     * Ends as ABORTED up to `limit` ACTIVE sessions whose state was claimed (claim.ts)
      * more than `olderThanSeconds` ago and never written back: the request holding the claim
      * died. Their secret is already gone from the row; this frees the wallet's open-run place
      * and records why, instead of waiting for the TTL.

@@ -26,7 +26,7 @@ function namedStep(msg: unknown, prefix: string): number | undefined {
 
 /**
  * The start of every later step of triples and presign: claim the caller's live session's sealed
- * protocol state (sessions/claim.ts) before anything is computed, then unseal it. No claim: the
+ * protocol state (kernel/sessions/claim.ts) before anything is computed, then unseal it. No claim: the
  * precise reason (404, 409 or 410), nothing computed. A message of an earlier step than the
  * session expects (a replay, or the loser of a race another replica answered) claims nothing,
  * so it neither aborts the session nor gets a second answer.

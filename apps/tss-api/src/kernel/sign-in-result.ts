@@ -1,6 +1,6 @@
 import type { ServiceJwt } from '@svc/auth';
 import { AppError } from '@svc/envelope';
-import type { UserWithWallets } from './repo.js';
+import type { UserWithWallets } from './users-repo.js';
 
 export interface SignInResult {
   token: string;

@@ -17,7 +17,7 @@ export async function completeIntoPool(
   const outcome = await deps.steps
     .transaction(async (tx) => {
       if (!(await pool.lockAndCheckCap(tx))) return 'full' as const;
-      if (!(await deps.steps.advance(tx, { id: run.sessionId, fromVersion: run.fromVersion, state: run.state, stage: run.stage, status: 'COMPLETED' }))) {
+      if (!(await deps.steps.advance({ id: run.sessionId, fromVersion: run.fromVersion, state: run.state, stage: run.stage, status: 'COMPLETED' }, tx))) {
         return 'conflict' as const;
       }
       await pool.insert(tx);

@@ -1,13 +1,5 @@
-import { apiKeyOwner, authClaims } from '@svc/auth';
 import type { ErrorCode } from '@svc/envelope';
 import { field } from '@svc/http';
-import type { Response } from 'express';
-import type { Caller } from '../sign-ed25519/service.js';
-
-export function callerOf(res: Response): Caller {
-  const key = apiKeyOwner(res);
-  return { userId: authClaims(res).sub, customerId: key.customerId, apiKeyId: key.apiKeyId };
-}
 
 /** Body of a protocol step: optional session (absent on the first step) and the wire message. */
 export const stepBody = {

@@ -16,7 +16,7 @@ export type Tx = Prisma.TransactionClient;
 
 /**
  * Sessions of the multi-step offline protocols (triples, presign). A step claims the sealed
- * state first (sessions/claim.ts, via ecdsa-common/claim-step.ts) and writes the next one back
+ * state first (kernel/sessions/claim.ts, via kernel/ecdsa/claim-step.ts) and writes the next one back
  * here with a compare-and-swap on the state_version its claim returned.
  */
 export function stepSessionRepo(db: PrismaClient) {
@@ -66,11 +66,11 @@ export function stepSessionRepo(db: PrismaClient) {
     /**
      * The compare-and-swap of one step: stores the new state (and ends the session when
      * `status` is COMPLETED) only if nobody stepped from `fromVersion` before, and records the
-     * stage. False when another request won.
+     * stage; inside `tx` when given. False when another request won.
      */
     async advance(
-      tx: Tx | PrismaClient,
       s: { id: string; fromVersion: number; state: StepSessionState; stage: string; status?: 'COMPLETED' },
+      tx: Tx | PrismaClient = db,
     ): Promise<boolean> {
       const { count } = await tx.tssSession.updateMany({
         where: { id: s.id, status: 'ACTIVE', stateVersion: s.fromVersion, expiresAt: { gt: new Date() } },

@@ -33,4 +33,12 @@ export async function signingWalletOf(db: PrismaClient, userId: string, curve: '
   return { signingEnabled: row.signing_enabled, wallet };
 }
 
-export const ecdsaWalletOf = (db: PrismaClient, userId: string) => signingWalletOf(db, userId, 'secp256k1');
+/** The signing paths' view of wallets: Ed25519 signing, and the ECDSA triples, presign, sign and pool. */
+export function signingWalletRepo(db: PrismaClient) {
+  return {
+    ed25519: (userId: string) => signingWalletOf(db, userId, 'ed25519'),
+    secp256k1: (userId: string) => signingWalletOf(db, userId, 'secp256k1'),
+  };
+}
+
+export type SigningWalletRepo = ReturnType<typeof signingWalletRepo>;

@@ -1,0 +1,38 @@
+/*
+ * The backups of wallets on the key share nodes, as the rest of tss-api asks about them:
+ * user/check reports them (users) and keygen records the ones the nodes confirm. The key share
+ * node registry (modules/keyshare) answers; src/app.ts hands its service to the others.
+ */
+
+export type WalletStatus = 'ACTIVE' | 'UNRECOVERABLE_DATA_LOSS' | 'NOT_REGISTERED';
+/** Whether tss-api could reach the node just now (an addition to the spec's node fields). */
+export type NodeStatus = 'ONLINE' | 'UNREACHABLE';
+
+export interface KeyshareNodeMeta {
+  name: string;
+  endpoint: string;
+  wallet_status: WalletStatus;
+  node_status?: NodeStatus;
+}
+
+/** keyshare_node_meta and the reshare flags of the user check result (spec §2, §3). */
+export interface KeyshareCheck {
+  keyshare_node_meta: { threshold: number; nodes: KeyshareNodeMeta[] };
+  needs_reshare: boolean;
+  reshare_reasons?: string[];
+  active_nodes_below_threshold: boolean;
+}
+
+/** A wallet as the nodes know it: they hold its backup under the curve and public key. */
+export interface BackedUpWallet {
+  id: string;
+  curve: 'ed25519' | 'secp256k1';
+  publicKey: string;
+}
+
+export interface KeyShareBackups {
+  /** The nodes' status for the user's wallets (null: no user yet). */
+  checkWallets(walletIds: string[] | null): Promise<KeyshareCheck>;
+  /** After keygen: records the wallets the nodes confirm they back up. */
+  recordConfirmedBackups(wallets: BackedUpWallet[]): Promise<void>;
+}
