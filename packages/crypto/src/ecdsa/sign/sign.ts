@@ -1,11 +1,11 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
-import { assertBytes } from '../assert-input.js';
-import { CryptoError } from '../errors.js';
-import { Fn, ORDER, lagrangeAtZero } from './group.js';
-import { type Presignature, consumePresignature, readPresignature } from './presignature.js';
-import { CLIENT_ID, PARTICIPANTS, SERVER_ID } from './triple-gen-common.js';
-import { decMessage, decPoint, decScalar, encScalar, header } from './wire.js';
+import { assertBytes } from '../../assert-input.js';
+import { CryptoError } from '../../errors.js';
+import { Fn, ORDER, lagrangeAtZero } from '../common/group.js';
+import { type Presignature, consumePresignature, readPresignature } from '../presign/presignature.js';
+import { CLIENT_ID, PARTICIPANTS, SERVER_ID } from '../triples/triple-gen-common.js';
+import { decMessage, decPoint, decScalar, encScalar, header } from '../common/wire.js';
 
 /*
  * Sign (cait-sith sign.rs), one message from the server to the client (the coordinator):
