@@ -18,10 +18,11 @@
  *   presignServerStep(state, msg) / presignClientStep(state, msg)
  *   Presign.start(role, params) / Presign.step(state, msg)
  *
- * Sign (online; 1 round trip; the client is the coordinator)
+ * Sign (online; 1 round trip; either party combines: tss-api does, with the client's share)
  *   signShareServer(presignature, msgHash32)  -> sign/share message (consumes the presignature)
  *   signShareClient(presignature, msgHash32)  -> the client's sign/share, for a server that combines
- *   signCombineClient(presignature, msgHash32, shareMsg) -> { signature (r‖s, low-s), r, s, recovery }
+ *   signCombine(presignature, msgHash32, peerShare, publicKey?) -> { signature (r‖s, low-s), r, s, recovery }
+ *   presignatureR(presignature)               -> r = x(R) mod n, to check a signature the peer combined
  *
  * Costs: tripleBatchCost(count), TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS.
  *
@@ -70,7 +71,8 @@ export {
 } from './presign/presign.js';
 export type { Presignature } from './presign/presignature.js';
 export type { EcdsaKeyShare } from './common/key-share.js';
-export { signShareServer, signShareClient, signCombineClient, type SignatureShareMessage, type EcdsaSignature } from './sign/sign.js';
+export { signShareServer, signShareClient, type SignatureShareMessage, type EcdsaSignature } from './sign/sign.js';
+export { signCombine, presignatureR } from './sign/combine.js';
 export { tripleBatchCost, type TripleBatchCost, TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS } from './cost.js';
 export { ECDSA_CIPHERSUITE, ECDSA_WIRE_VERSION } from './common/wire.js';
 export type { ProtocolState as EcdsaProtocolState, StepResult as EcdsaStepResult, Role as EcdsaRole } from './common/state.js';
