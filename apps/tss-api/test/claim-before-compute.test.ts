@@ -25,10 +25,10 @@ jest.unstable_mockModule('@svc/crypto', () => ({
     count(typeOf(msg));
     return actual.presignServerStep(state, msg);
   }) satisfies typeof Crypto.presignServerStep,
-  signShareServer: ((presignature, hash) => {
+  signCombine: ((presignature, hash, peerShare, publicKey) => {
     count('sign');
-    return actual.signShareServer(presignature, hash);
-  }) satisfies typeof Crypto.signShareServer,
+    return actual.signCombine(presignature, hash, peerShare, publicKey);
+  }) satisfies typeof Crypto.signCombine,
 }));
 
 const { presignClientStart, presignClientStep, tripleGenClientStart, tripleGenClientStep, signShareClient } = actual;

@@ -14,7 +14,7 @@ import {
   presignClientStep,
   presignServerStart,
   presignServerStep,
-  signCombineClient,
+  signCombine,
   signShareServer,
   tripleBatchCost,
   tripleGenClientStart,
@@ -96,7 +96,7 @@ export async function runEcdsaBench(): Promise<void> {
 
   const hashes = Array.from({ length: M }, (_, i) => sha256(new TextEncoder().encode(`message ${i}`)));
   const [, signCpu] = cpuMs(() => {
-    for (let i = 0; i < M; i++) signCombineClient(presigs.client[i]!, hashes[i]!, signShareServer(presigs.server[i]!, hashes[i]!));
+    for (let i = 0; i < M; i++) signCombine(presigs.client[i]!, hashes[i]!, signShareServer(presigs.server[i]!, hashes[i]!));
   });
   const perSign = signCpu / M;
   const perNoble = (nobleBefore + nobleSignMs()) / 2;

@@ -6,6 +6,7 @@ export { ED25519_CIPHERSUITE, createEd25519Suite, frostEd25519 } from './ed25519
 export { SubgroupCheckCache } from './ed25519/checked-point.js';
 export * from './ed25519/keygen.js';
 export * from './ed25519/sign.js';
+export { sealEd25519SessionState, openEd25519SessionState, type Ed25519ServerRound1, type Ed25519SessionState } from './ed25519/session-state.js';
 export * from './secp256k1/dealer.js';
 export * from './sss/split.js';
 export { sssCombine, sss_combine, expectSha256, type SssExpectation, type SssVerify } from './sss/combine.js';

@@ -1,4 +1,4 @@
-import { Fn, firstFailingBaseCheck, G, mulG, randomScalar } from '../src/ecdsa/group.js';
+import { Fn, firstFailingBaseCheck, G, mulG, randomScalar } from '../src/ecdsa/common/group.js';
 
 // The batched check behind E(i) = a_i·G, F(i) = b_i·G and L(i) = c_i·G in triple generation.
 describe('firstFailingBaseCheck (Σ r_k·P_k = (Σ r_k·s_k)·G with random r_k)', () => {

@@ -3,7 +3,7 @@
 import { createHash, createPublicKey, verify as nodeVerify, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/curves/utils.js';
-import { type Presignature, CryptoError, signCombineClient, signShareServer } from '../src/index.js';
+import { type Presignature, CryptoError, signCombine, signShareServer } from '../src/index.js';
 import { json, keyShares, runPresign, runTriples } from './ecdsa-helpers.js';
 
 const SIGNATURES = 100;
@@ -29,7 +29,7 @@ describe('two-party ECDSA: triples -> presign -> sign', () => {
       // The server's presignature goes through JSON as it would through the database.
       const serverPresig = json(presigs.server[i]!);
       const share = signShareServer(serverPresig, h);
-      const sig = signCombineClient(presigs.client[i]!, h, json(share));
+      const sig = signCombine(presigs.client[i]!, h, json(share));
 
       expect(nodeVerify('sha256', message, { key: nodeKey, dsaEncoding: 'ieee-p1363' }, sig.signature)).toBe(true);
       expect(secp256k1.verify(sig.signature, h, keys.publicKey, { prehash: false })).toBe(true);
@@ -46,8 +46,8 @@ describe('two-party ECDSA: triples -> presign -> sign', () => {
     const fresh = runPresign(keyShares(), runTriples(2));
     const share = signShareServer(fresh.server[0]!, h);
     expect(() => signShareServer(fresh.server[0]!, h)).toThrow(expect.objectContaining({ code: 'STATE_CONSUMED' }));
-    signCombineClient(fresh.client[0]!, h, share);
-    expect(() => signCombineClient(fresh.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'STATE_CONSUMED' }));
+    signCombine(fresh.client[0]!, h, share);
+    expect(() => signCombine(fresh.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'STATE_CONSUMED' }));
   });
 });
 
@@ -60,20 +60,20 @@ describe('sign: checks at the coordinator', () => {
     const p = fresh();
     const share = signShareServer(p.server[0]!, h);
     share.signature_share = (BigInt('0x' + share.signature_share) + 1n).toString(16).padStart(64, '0');
-    expect(() => signCombineClient(p.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'INVALID_SIGNATURE_SHARE', culprits: [2] }));
+    expect(() => signCombine(p.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'INVALID_SIGNATURE_SHARE', culprits: [2] }));
   });
 
   test('a share for another presignature is refused (R differs)', () => {
     const p = fresh();
     const q = fresh();
     const share = signShareServer(q.server[0]!, h);
-    expect(() => signCombineClient(p.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'CHECK_FAILED', culprits: [2] }));
+    expect(() => signCombine(p.client[0]!, h, share)).toThrow(expect.objectContaining({ code: 'CHECK_FAILED', culprits: [2] }));
   });
 
   test('a share for another message fails verification', () => {
     const p = fresh();
     const share = signShareServer(p.server[0]!, createHash('sha256').update('pay 1000 coins').digest());
-    expect(() => signCombineClient(p.client[0]!, h, share)).toThrow(CryptoError);
+    expect(() => signCombine(p.client[0]!, h, share)).toThrow(CryptoError);
   });
 
   test('strict share decoding: unknown fields, non-canonical scalars, bad points', () => {
@@ -87,7 +87,7 @@ describe('sign: checks at the coordinator', () => {
       [{ ...share, v: 2 }, 'UNSUPPORTED_VERSION'],
     ];
     for (const [bad, code] of cases) {
-      expect(() => signCombineClient(json(p.client[0]!), h, bad)).toThrow(expect.objectContaining({ code, culprits: [2] }));
+      expect(() => signCombine(json(p.client[0]!), h, bad)).toThrow(expect.objectContaining({ code, culprits: [2] }));
     }
   });
 

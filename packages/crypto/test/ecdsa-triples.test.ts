@@ -11,9 +11,9 @@ import {
   tripleGenServerStart,
   tripleGenServerStep,
 } from '../src/index.js';
-import { proveDlog } from '../src/ecdsa/proofs.js';
-import { tripleTranscript } from '../src/ecdsa/triple-gen-common.js';
-import { encProof } from '../src/ecdsa/triple-gen-wire.js';
+import { proveDlog } from '../src/ecdsa/triples/proofs.js';
+import { tripleTranscript } from '../src/ecdsa/triples/triple-gen-common.js';
+import { encProof } from '../src/ecdsa/triples/triple-gen-wire.js';
 import { Fn, blobScalar, combine, json, runTriples, setBlobScalar, type Tamper } from './ecdsa-helpers.js';
 
 const G = secp256k1.Point.BASE;

@@ -1,8 +1,8 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToNumberBE } from '@noble/curves/utils.js';
+import { equalBytes } from '@noble/curves/utils.js';
 import {
   presignClientStart,
   presignClientStep,
+  presignatureR,
   signShareClient,
   tripleGenClientStart,
   tripleGenClientStep,
@@ -158,8 +158,7 @@ export const tssEcdsaSignStep = (api: AuthedPoster): EcdsaSignStep<PooledPresign
       throw new SvcError('PROTOCOL_ERROR', 'sign answered without a well-formed sign_output');
     }
     const r = Uint8Array.from(out.r);
-    const expectedR = secp256k1.Point.Fn.create(secp256k1.Point.fromHex(bigR).toAffine().x);
-    if (bytesToNumberBE(r) !== expectedR) throw new SvcError('PROTOCOL_ERROR', 'sign_output.r is not x(R) of the presignature');
+    if (!equalBytes(r, presignatureR(pooled.presignature))) throw new SvcError('PROTOCOL_ERROR', 'sign_output.r is not x(R) of the presignature');
     return { r, s: Uint8Array.from(out.s), recovery: ((out.recovery_id as number) & 1) as 0 | 1 };
   },
 });

@@ -1,7 +1,7 @@
-import { BASE_OTS } from './base-ot.js';
-import { MTA_OTS } from './mta.js';
-import { mulRows } from './multiplication.js';
-import { THRESHOLD } from './triple-gen-common.js';
+import { BASE_OTS } from './ot/base-ot.js';
+import { MTA_OTS } from './triples/mta.js';
+import { mulRows } from './triples/multiplication.js';
+import { THRESHOLD } from './triples/triple-gen-common.js';
 
 /*
  * Round trips and payload bytes of one triple-generation batch, from the message layout in

@@ -18,10 +18,11 @@
  *   presignServerStep(state, msg) / presignClientStep(state, msg)
  *   Presign.start(role, params) / Presign.step(state, msg)
  *
- * Sign (online; 1 round trip; the client is the coordinator)
+ * Sign (online; 1 round trip; either party combines: tss-api does, with the client's share)
  *   signShareServer(presignature, msgHash32)  -> sign/share message (consumes the presignature)
  *   signShareClient(presignature, msgHash32)  -> the client's sign/share, for a server that combines
- *   signCombineClient(presignature, msgHash32, shareMsg) -> { signature (r‖s, low-s), r, s, recovery }
+ *   signCombine(presignature, msgHash32, peerShare, publicKey?) -> { signature (r‖s, low-s), r, s, recovery }
+ *   presignatureR(presignature)               -> r = x(R) mod n, to check a signature the peer combined
  *
  * Costs: tripleBatchCost(count), TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS.
  *
@@ -40,16 +41,16 @@ import {
   presignClientStep,
   presignServerStart,
   presignServerStep,
-} from './presign.js';
-import type { Role } from './state.js';
-import { type TripleGenResult, type TripleGenState, tripleGenClientStart, tripleGenClientStep } from './triple-gen-client.js';
-import { tripleGenServerStart, tripleGenServerStep } from './triple-gen-server.js';
+} from './presign/presign.js';
+import type { Role } from './common/state.js';
+import { type TripleGenResult, type TripleGenState, tripleGenClientStart, tripleGenClientStep } from './triples/triple-gen-client.js';
+import { tripleGenServerStart, tripleGenServerStep } from './triples/triple-gen-server.js';
 
-export { tripleGenClientStart, tripleGenClientStep, type TripleGenResult, type TripleGenState, TRIPLE_GEN_KIND } from './triple-gen-client.js';
-export { tripleGenServerStart, tripleGenServerStep } from './triple-gen-server.js';
-export type { TripleGenMessage, TriplesMsg1, TriplesMsg1Reply, TriplesMsg2, TriplesMsg2Reply, TriplesMsg3, TriplesMsg3Reply } from './triple-gen-wire.js';
-export { DEFAULT_MAX_TRIPLES_PER_RUN } from './triple-gen-common.js';
-export type { Triple } from './triple.js';
+export { tripleGenClientStart, tripleGenClientStep, type TripleGenResult, type TripleGenState, TRIPLE_GEN_KIND } from './triples/triple-gen-client.js';
+export { tripleGenServerStart, tripleGenServerStep } from './triples/triple-gen-server.js';
+export type { TripleGenMessage, TriplesMsg1, TriplesMsg1Reply, TriplesMsg2, TriplesMsg2Reply, TriplesMsg3, TriplesMsg3Reply } from './triples/triple-gen-wire.js';
+export { DEFAULT_MAX_TRIPLES_PER_RUN } from './triples/triple-gen-common.js';
+export type { Triple } from './triples/triple.js';
 export {
   presignClientStart,
   presignClientStep,
@@ -67,13 +68,14 @@ export {
   type PresignMsg2,
   type PresignMsg2Reply,
   type TripleRef,
-} from './presign.js';
-export type { Presignature } from './presignature.js';
-export type { EcdsaKeyShare } from './key-share.js';
-export { signShareServer, signShareClient, signCombineClient, type SignatureShareMessage, type EcdsaSignature } from './sign.js';
+} from './presign/presign.js';
+export type { Presignature } from './presign/presignature.js';
+export type { EcdsaKeyShare } from './common/key-share.js';
+export { signShareServer, signShareClient, type SignatureShareMessage, type EcdsaSignature } from './sign/sign.js';
+export { signCombine, presignatureR } from './sign/combine.js';
 export { tripleBatchCost, type TripleBatchCost, TRIPLE_GEN_ROUND_TRIPS, PRESIGN_ROUND_TRIPS, SIGN_ROUND_TRIPS } from './cost.js';
-export { ECDSA_CIPHERSUITE, ECDSA_WIRE_VERSION } from './wire.js';
-export type { ProtocolState as EcdsaProtocolState, StepResult as EcdsaStepResult, Role as EcdsaRole } from './state.js';
+export { ECDSA_CIPHERSUITE, ECDSA_WIRE_VERSION } from './common/wire.js';
+export type { ProtocolState as EcdsaProtocolState, StepResult as EcdsaStepResult, Role as EcdsaRole } from './common/state.js';
 
 /** Role-dispatching entry points of triple generation. */
 export const TripleGen = {

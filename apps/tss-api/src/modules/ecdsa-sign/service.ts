@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CryptoError, fromHex, signShareServer, type Presignature } from '@svc/crypto';
+import { CryptoError, fromHex, signCombine, type Presignature } from '@svc/crypto';
 import { isUniqueViolation } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
@@ -8,7 +8,6 @@ import type { SigningWalletRepo } from '../../kernel/signing-wallet.js';
 import type { SessionsRepo } from '../../kernel/sessions/repo.js';
 import type { SessionsService } from '../../kernel/sessions/service.js';
 import type { Caller } from '../../kernel/caller.js';
-import { combineSignature } from './combine-signature.js';
 import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
 import type { EcdsaSignRepo, EcdsaSignState, TakenPresignature } from './repo.js';
 
@@ -72,9 +71,9 @@ export function ecdsaSignService(deps: {
     );
     let output: SignOutput;
     try {
-      const serverShare = signShareServer(presignature, hash);
-      const sig = combineSignature(serverShare, clientShare, hash, fromHex(taken.publicKey, 'public_key', 33));
-      output = { r: array(sig.r), s: array(sig.s), recovery_id: sig.recoveryId };
+      // Our share is computed inside signCombine and never leaves it: only the verified signature does.
+      const sig = signCombine(presignature, hash, clientShare, fromHex(taken.publicKey, 'public_key', 33));
+      output = { r: array(sig.signature.subarray(0, 32)), s: array(sig.signature.subarray(32)), recovery_id: sig.recovery };
     } catch (error) {
       if (!(error instanceof CryptoError)) throw error;
       await deps.sessionsRepo.end(taken.sessionId, taken.userId, 'ABORTED', `aborted:${error.code}`);

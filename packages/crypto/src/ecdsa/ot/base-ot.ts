@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { type Pt, mulG, mulSecret, randomScalar, withTable } from './group.js';
-import { u32 } from './transcript.js';
+import { type Pt, mulG, mulSecret, randomScalar, withTable } from '../common/group.js';
+import { u32 } from '../common/transcript.js';
 
 /*
  * Batched random base OT, "Simplest OT" (Chou–Orlandi 2015) as in cait-sith's batch_random_ot:

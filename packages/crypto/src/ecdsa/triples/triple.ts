@@ -1,10 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { CryptoError } from '../errors.js';
-import { fromHex } from '../wire/hex.js';
-import { strictObject } from '../wire/strict.js';
-import type { Pt } from './group.js';
-import { decPoint, decScalar, encPoint, encScalar } from './wire.js';
+import { CryptoError } from '../../errors.js';
+import { fromHex } from '../../wire/hex.js';
+import { strictObject } from '../../wire/strict.js';
+import type { Pt } from '../common/group.js';
+import { decPoint, decScalar, encPoint, encScalar } from '../common/wire.js';
 
 /*
  * One party's share of a Beaver triple (a, b, c = a·b), threshold-shared at x = 1 (client) and

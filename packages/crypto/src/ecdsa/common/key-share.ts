@@ -1,5 +1,5 @@
-import { assertBytes, assertInteger, assertObject } from '../assert-input.js';
-import { CryptoError } from '../errors.js';
+import { assertBytes, assertInteger, assertObject } from '../../assert-input.js';
+import { CryptoError } from '../../errors.js';
 import { Fn, Point, type Pt } from './group.js';
 
 /*

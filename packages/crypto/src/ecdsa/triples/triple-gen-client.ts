@@ -1,14 +1,14 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { randomBytes } from '@noble/hashes/utils.js';
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 
-import { baseOtSenderKeys, baseOtSenderStart } from './base-ot.js';
+import { baseOtSenderKeys, baseOtSenderStart } from '../ot/base-ot.js';
 import { commit } from './commit.js';
-import { Fn, type Pt, firstFailingBaseCheck, mulG, mulSecret } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck, mulG, mulSecret } from '../common/group.js';
 import { type MulReceiverState, mulReceiverFinish, mulReceiverRound } from './multiplication.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
 import { proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
-import { type ProtocolState, type StepResult, checkState, newState, runStep } from './state.js';
+import { type ProtocolState, type StepResult, checkState, newState, runStep } from '../common/state.js';
 import { type Triple, makeTriple } from './triple.js';
 import {
   CLIENT_ID,
@@ -34,8 +34,8 @@ import {
   encRound4,
   msgHeader,
 } from './triple-gen-wire.js';
-import { decBytes, decPoint, decScalar, decScalarBlob, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from './wire.js';
-import { toHex } from './wire.js';
+import { decBytes, decPoint, decScalar, decScalarBlob, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from '../common/wire.js';
+import { toHex } from '../common/wire.js';
 
 /*
  * Client (P0, x = 1) side of batched triple generation: the initiator. It is the base-OT

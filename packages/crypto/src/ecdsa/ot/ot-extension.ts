@@ -1,12 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 import { BASE_OTS } from './base-ot.js';
 import { bytesToWords, transposeColumns, wordsToBytes } from './bit-matrix.js';
 import { chiShifts, clmulAcc } from './gf128.js';
-import { reduceBytes } from './group.js';
+import { reduceBytes } from '../common/group.js';
 import { prg } from './prg.js';
-import { u32 } from './transcript.js';
+import { u32 } from '../common/transcript.js';
 
 /*
  * Correlated + random OT extension (KOS15, as in cait-sith's correlated_ot_extension and

@@ -1,9 +1,9 @@
 import { chacha20 } from '@noble/ciphers/chacha.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { Fn } from './group.js';
+import { Fn } from '../common/group.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
-import { u32 } from './transcript.js';
+import { u32 } from '../common/transcript.js';
 
 /*
  * Deterministic expansion: ChaCha20 keyed by SHA-256(domain ‖ label ‖ seed ‖ index). ChaCha is

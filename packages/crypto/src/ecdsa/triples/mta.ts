@@ -1,6 +1,6 @@
 import { randomBytes } from '@noble/hashes/utils.js';
-import { Fn } from './group.js';
-import { prgScalars } from './prg.js';
+import { Fn } from '../common/group.js';
+import { prgScalars } from '../ot/prg.js';
 
 /*
  * Multiplicative-to-additive conversion from random OT [HMRT21], as in cait-sith's mta.rs.

@@ -1,4 +1,4 @@
-import { Fn, Point, type Pt, mulG, mulPublic } from './group.js';
+import { Fn, Point, type Pt, mulG, mulPublic } from '../common/group.js';
 
 /*
  * Shamir polynomials of degree t−1 over the scalar field, and their coefficient commitments

@@ -1,5 +1,5 @@
-import { BASE_OTS } from './base-ot.js';
-import { Fn, type Pt } from './group.js';
+import { BASE_OTS } from '../ot/base-ot.js';
+import { Fn, type Pt } from '../common/group.js';
 import { MTA_OTS } from './mta.js';
 import { mulRows } from './multiplication.js';
 import type { Proof } from './proofs.js';
@@ -17,7 +17,7 @@ import {
   encPoint,
   encScalarBlob,
   header,
-} from './wire.js';
+} from '../common/wire.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 
 /*

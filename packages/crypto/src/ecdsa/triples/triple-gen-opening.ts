@@ -1,13 +1,13 @@
 import { equalBytes } from '@noble/curves/utils.js';
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 import { checkCommitment } from './commit.js';
-import { Fn, type Pt, firstFailingBaseCheck } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck } from '../common/group.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
 import { verifyDlog } from './proofs.js';
 import { CLIENT_ID, polyCommitBytes } from './triple-gen-common.js';
 import type { PolySecrets } from './triple-gen-polys.js';
 import type { Opening } from './triple-gen-wire.js';
-import type { Transcript } from './transcript.js';
+import type { Transcript } from '../common/transcript.js';
 
 export interface PeerOpeningCheck {
   sessionId: Uint8Array;

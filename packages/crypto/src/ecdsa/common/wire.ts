@@ -1,6 +1,6 @@
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { checkHeader, strictObject } from '../wire/strict.js';
+import { checkHeader, strictObject } from '../../wire/strict.js';
 import { Fn, Point, type Pt } from './group.js';
 
 /*

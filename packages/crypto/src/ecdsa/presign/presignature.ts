@@ -1,8 +1,8 @@
-import { CryptoError } from '../errors.js';
-import { fromHex } from '../wire/hex.js';
-import { strictObject } from '../wire/strict.js';
-import type { Pt } from './group.js';
-import { decPoint, decScalar, encBytes, encPoint, encScalar } from './wire.js';
+import { CryptoError } from '../../errors.js';
+import { fromHex } from '../../wire/hex.js';
+import { strictObject } from '../../wire/strict.js';
+import type { Pt } from '../common/group.js';
+import { decPoint, decScalar, encBytes, encPoint, encScalar } from '../common/wire.js';
 
 /*
  * One party's presignature: R = (1/k)·G (cait-sith's inverted nonce), its threshold share k_i

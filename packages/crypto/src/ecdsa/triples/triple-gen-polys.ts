@@ -1,8 +1,8 @@
-import { CryptoError } from '../errors.js';
-import { type Pt, randomScalar } from './group.js';
+import { CryptoError } from '../../errors.js';
+import { type Pt, randomScalar } from '../common/group.js';
 import { commitPoly } from './polynomial.js';
 import { THRESHOLD } from './triple-gen-common.js';
-import { decArray, decPoint, decScalar, encPoint, encScalar } from './wire.js';
+import { decArray, decPoint, decScalar, encPoint, encScalar } from '../common/wire.js';
 
 /*
  * Each party's random polynomials of triple generation (round 1): e and f of degree t−1, l with

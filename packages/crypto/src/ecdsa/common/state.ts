@@ -1,4 +1,4 @@
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 
 /*
  * Shared shape of the persisted protocol states. A state is a plain JSON object (hex strings,

@@ -1,8 +1,8 @@
 import { randomBytes } from '@noble/hashes/utils.js';
-import { bitAt } from './bit-matrix.js';
-import { Fn } from './group.js';
+import { bitAt } from '../ot/bit-matrix.js';
+import { Fn } from '../common/group.js';
 import { MTA_OTS, type MtaReceiverPart, mtaReceiverFinish, mtaReceiverPrepare, mtaSend } from './mta.js';
-import { type OtExtReceiverMessage, choiceBits, extensionRows, otExtReceive, otExtSend } from './ot-extension.js';
+import { type OtExtReceiverMessage, choiceBits, extensionRows, otExtReceive, otExtSend } from '../ot/ot-extension.js';
 
 /*
  * Two-party multiplication of additive inputs for a whole batch of triples (cait-sith's

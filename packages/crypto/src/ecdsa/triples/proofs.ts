@@ -1,6 +1,6 @@
 import { concatBytes } from '@noble/hashes/utils.js';
-import { Fn, G, type Pt, mulG, mulSecret, randomScalar } from './group.js';
-import type { Transcript } from './transcript.js';
+import { Fn, G, type Pt, mulG, mulSecret, randomScalar } from '../common/group.js';
+import type { Transcript } from '../common/transcript.js';
 
 /*
  * Maurer/Schnorr proofs made non-interactive with Fiat-Shamir over a forked transcript:

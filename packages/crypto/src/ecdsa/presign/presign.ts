@@ -1,15 +1,15 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 
-import { Fn, type Pt, lagrangeAtZero, mulGPublic, mulPublic } from './group.js';
-import { type EcdsaKeyShare, readKeyShare } from './key-share.js';
+import { Fn, type Pt, lagrangeAtZero, mulGPublic, mulPublic } from '../common/group.js';
+import { type EcdsaKeyShare, readKeyShare } from '../common/key-share.js';
 import { type Presignature, makePresignature } from './presignature.js';
-import { type ProtocolState, type StepResult, checkState, newState, runStep } from './state.js';
-import { type Triple, type TripleValues, consumeTriple, readTriple, triplePublicId } from './triple.js';
-import { CLIENT_ID, PARTICIPANTS, SERVER_ID } from './triple-gen-common.js';
-import { u32 } from './transcript.js';
+import { type ProtocolState, type StepResult, checkState, newState, runStep } from '../common/state.js';
+import { type Triple, type TripleValues, consumeTriple, readTriple, triplePublicId } from '../triples/triple.js';
+import { CLIENT_ID, PARTICIPANTS, SERVER_ID } from '../triples/triple-gen-common.js';
+import { u32 } from '../common/transcript.js';
 import {
   type Dec,
   decArray,
@@ -25,8 +25,8 @@ import {
   encScalarBlob,
   expectSession,
   header,
-} from './wire.js';
-import { toHex } from './wire.js';
+} from '../common/wire.js';
+import { toHex } from '../common/wire.js';
 
 /*
  * Presign (cait-sith presign.rs) for M presignatures at once, each from two fresh triples:

@@ -1,10 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { CURVE_NAME, type Pt } from './group.js';
-import { Transcript, u32 } from './transcript.js';
-import { CryptoError } from '../errors.js';
-import type { ProtocolState } from './state.js';
-import { decBytes, pointBytes } from './wire.js';
+import { CURVE_NAME, type Pt } from '../common/group.js';
+import { Transcript, u32 } from '../common/transcript.js';
+import { CryptoError } from '../../errors.js';
+import type { ProtocolState } from '../common/state.js';
+import { decBytes, pointBytes } from '../common/wire.js';
 
 /*
  * Values both parties of triple generation derive the same way: the confirmation hash (which

@@ -1,12 +1,12 @@
-import { CryptoError } from '../errors.js';
+import { CryptoError } from '../../errors.js';
 
-import { baseOtReceive } from './base-ot.js';
+import { baseOtReceive } from '../ot/base-ot.js';
 import { commit } from './commit.js';
-import { Fn, type Pt, firstFailingBaseCheck, mulG, mulPublic, mulSecret } from './group.js';
+import { Fn, type Pt, firstFailingBaseCheck, mulG, mulPublic, mulSecret } from '../common/group.js';
 import { mulSenderRound } from './multiplication.js';
 import { evalScalarPoly } from './polynomial.js';
 import { type Proof, proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
-import { type ProtocolState, checkState, newState, runStep } from './state.js';
+import { type ProtocolState, checkState, newState, runStep } from '../common/state.js';
 import { type Triple, makeTriple } from './triple.js';
 import { TRIPLE_GEN_KIND, type TripleGenResult, type TripleGenState } from './triple-gen-client.js';
 import {
@@ -33,8 +33,8 @@ import {
   encRound4,
   msgHeader,
 } from './triple-gen-wire.js';
-import { decArray, decBytes, decPoint, decScalar, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from './wire.js';
-import { toHex } from './wire.js';
+import { decArray, decBytes, decPoint, decScalar, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from '../common/wire.js';
+import { toHex } from '../common/wire.js';
 
 /*
  * Server (P1, x = 2) side of batched triple generation: it answers each client message in one
