@@ -1,19 +1,12 @@
-import type { EmailCodes, TokenRevocation } from '@svc/accounts';
-import type { ServiceJwt } from '@svc/auth';
-import type { PrismaClient } from '@svc/db';
-import type { Guard, Logger } from '@svc/http';
-import type { Mailer } from '@svc/mailer';
+import type { RateLimitStores } from '@svc/accounts';
+import type { Guard } from '@svc/http';
 
-/** What the feature modules of dashboard-api are built from (one per app instance). */
+/** What the route modules of dashboard-api get beside their service (one per app instance, built in app.ts). */
 export interface DashboardContext {
-  db: PrismaClient;
-  jwt: ServiceJwt;
-  revocation: TokenRevocation;
-  codes: EmailCodes;
-  mailer: Mailer;
-  logger: Logger;
   /** Bearer customer JWT, not revoked. */
   customerAuth: Guard;
+  /** The counter stores of rate limits (PostgreSQL, shared by the replicas). */
+  rateLimits: RateLimitStores;
 }
 
 export const API_PREFIX = '/customer_dashboard/v1';
