@@ -2,7 +2,7 @@ import { apiKeyRepo, customerRepo, rateLimitStores, tokenRevocation } from '@svc
 import { jwtGuard, ServiceJwt } from '@svc/auth';
 import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
-import type { AdminContext } from './context.js';
+import type { AdminContext } from './kernel/context.js';
 import type { AdminApiConfig } from './env.js';
 import { adminsRepo } from './modules/admins/repo.js';
 import { adminUserRoutes } from './modules/admins/routes.js';

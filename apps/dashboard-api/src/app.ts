@@ -3,7 +3,7 @@ import { jwtGuard, ServiceJwt } from '@svc/auth';
 import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
 import type { Mailer } from '@svc/mailer';
-import type { DashboardContext } from './context.js';
+import type { DashboardContext } from './kernel/context.js';
 import type { DashboardApiConfig } from './env.js';
 import { authRepo } from './modules/auth/repo.js';
 import { authRoutes } from './modules/auth/routes.js';

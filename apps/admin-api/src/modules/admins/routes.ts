@@ -1,7 +1,7 @@
 import { emailField, loginPasswordField, loginRateLimit } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
 import type { AdminsService } from './service.js';
 
 export const adminSchema = {

@@ -11,8 +11,8 @@ import {
   readOffsetPage,
 } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { labelField } from '../../label-field.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import { labelField } from '../../kernel/label-field.js';
 import { LOGO_MAX_BYTES, logoUpload, uploadedLogo } from './logo-upload.js';
 import type { CustomersService } from './service.js';
 

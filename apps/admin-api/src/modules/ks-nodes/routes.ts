@@ -1,5 +1,5 @@
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
 import type { KsNodesService } from './service.js';
 
 export const ksNodeSchema = {

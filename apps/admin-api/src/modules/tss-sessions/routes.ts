@@ -1,6 +1,6 @@
 import { DEFAULT_PAGE_LIMIT, limitField } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
 import type { TssSessionsService } from './service.js';
 
 const dateTime = { type: 'string', format: 'date-time' };

@@ -1,6 +1,6 @@
 import { offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
 import type { WalletsService } from './service.js';
 
 const walletSchema = {

@@ -11,7 +11,7 @@ import {
 } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
-import { API_PREFIX, type DashboardContext } from '../../context.js';
+import { API_PREFIX, type DashboardContext } from '../../kernel/context.js';
 import type { AuthService } from './service.js';
 
 const BASE = `${API_PREFIX}/customer/auth`;

@@ -1,7 +1,7 @@
 import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type DashboardContext } from '../../context.js';
+import { API_PREFIX, type DashboardContext } from '../../kernel/context.js';
 import type { CustomerService } from './service.js';
 
 export function customerRoutes(service: CustomerService, ctx: DashboardContext): RouteDef[] {
