@@ -4,6 +4,7 @@ import { ServiceJwt } from '@svc/auth';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
+import { adminsRepo } from '../src/modules/admins/repo.js';
 import { createAdminAccount, CreateAdminError } from '../src/modules/admins/service.js';
 import { ADMIN_PASSWORD, JWT_SECRET, startHarness, type Harness } from './harness.js';
 
@@ -147,9 +148,9 @@ describe('token kinds (spec §5 rule 4)', () => {
 
 describe('pnpm admin:create', () => {
   it('creates an admin with the password policy, never twice', async () => {
-    await expect(createAdminAccount(h.t.db, 'short@example.com', 'short')).rejects.toThrow(CreateAdminError);
-    await expect(createAdminAccount(h.t.db, 'bad-email', ADMIN_PASSWORD)).rejects.toThrow('email must be a valid email address');
-    await expect(createAdminAccount(h.t.db, 'Root@Example.com', ADMIN_PASSWORD)).rejects.toThrow('already exists');
+    await expect(createAdminAccount(adminsRepo(h.t.db), 'short@example.com', 'short')).rejects.toThrow(CreateAdminError);
+    await expect(createAdminAccount(adminsRepo(h.t.db), 'bad-email', ADMIN_PASSWORD)).rejects.toThrow('email must be a valid email address');
+    await expect(createAdminAccount(adminsRepo(h.t.db), 'Root@Example.com', ADMIN_PASSWORD)).rejects.toThrow('already exists');
   });
 
   it('runs as a command against DATABASE_URL, password from stdin', async () => {

@@ -1,5 +1,5 @@
 import { apiKeyGuard } from '@svc/auth';
-import { findLiveApiKey } from '@svc/accounts';
+import { apiKeyRepo } from '@svc/accounts';
 import { createLogger, createServiceApp, defineRoute } from '@svc/http';
 import request from 'supertest';
 import { createCustomerRequest, makeCustomer, PNG_1PX, startHarness, type Harness } from './harness.js';
@@ -22,7 +22,7 @@ function keyProtectedApp() {
         method: 'post',
         path: '/tss/v2/sign_ed25519/round1',
         summary: 'needs an API key',
-        guards: [apiKeyGuard((hash) => findLiveApiKey(h.t.db, hash))],
+        guards: [apiKeyGuard((hash) => apiKeyRepo(h.t.db).findLive(hash))],
         handler: (_req, res) => res.locals.apiKey,
       }),
     ],

@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
+import { adminsRepo } from '../src/modules/admins/repo.js';
 import { createAdminAccount } from '../src/modules/admins/service.js';
 
 export const JWT_SECRET = 'test-secret-for-admin-api-0123456789abcdef';
@@ -25,7 +26,7 @@ export async function startHarness(): Promise<Harness> {
   const t = await startTestDatabase();
   const config = loadConfig({ JWT_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: t.url });
   const { app, openapi } = createApp({ config, db: t.db, logger: createLogger('admin-api-test', 'silent') });
-  await createAdminAccount(t.db, 'root@example.com', ADMIN_PASSWORD);
+  await createAdminAccount(adminsRepo(t.db), 'root@example.com', ADMIN_PASSWORD);
   const login = await request(app).post('/svc_admin/v1/user/login').send({ email: 'root@example.com', password: ADMIN_PASSWORD });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { t, app, openapi, adminId: login.body.data.admin.admin_id, jwt: new ServiceJwt({ secret: JWT_SECRET, expiresIn: '1h' }), adminToken: login.body.data.token, stop: () => t.stop() };

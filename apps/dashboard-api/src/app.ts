@@ -1,12 +1,16 @@
-import { emailCodes, tokenRevocation } from '@svc/accounts';
+import { apiKeyRepo, customerRepo, dashboardUserRepo, emailCodes, rateLimitStores, tokenRevocation } from '@svc/accounts';
 import { jwtGuard, ServiceJwt } from '@svc/auth';
 import { databaseUnavailableError, pingDb, type PrismaClient } from '@svc/db';
 import { createLogger, createServiceApp, type Logger, type ServiceApp } from '@svc/http';
 import type { Mailer } from '@svc/mailer';
-import type { DashboardContext } from './context.js';
+import type { DashboardContext } from './kernel/context.js';
 import type { DashboardApiConfig } from './env.js';
+import { authRepo } from './modules/auth/repo.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { authService } from './modules/auth/service.js';
+import { customerMetadataRepo } from './modules/customer/repo.js';
 import { customerRoutes } from './modules/customer/routes.js';
+import { customerService } from './modules/customer/service.js';
 
 export interface DashboardApiDeps {
   config: DashboardApiConfig;
@@ -15,21 +19,32 @@ export interface DashboardApiDeps {
   logger?: Logger;
 }
 
-/** The customer dashboard API (/customer_dashboard/v1), without listening. */
+/**
+ * The customer dashboard API (/customer_dashboard/v1), without listening. The composition
+ * root: repositories from the database, services from repositories, routes from services and
+ * the guards.
+ */
 export function createApp({ config, db, mailer, logger }: DashboardApiDeps): ServiceApp {
   const log = logger ?? createLogger('dashboard-api', config.logLevel);
   const jwt = new ServiceJwt({ secret: config.jwtSecret, expiresIn: config.jwtExpiresIn });
   const revocation = tokenRevocation(db);
   const ctx: DashboardContext = {
-    db,
+    customerAuth: jwtGuard('customer', jwt, { isRevoked: revocation.isRevoked }),
+    rateLimits: rateLimitStores(db),
+  };
+  const customers = customerRepo(db);
+  const auth = authService({
+    repo: authRepo(db),
+    users: dashboardUserRepo(db),
+    customers,
     jwt,
     revocation,
-    mailer,
-    logger: log,
     // Codes are MACed with a key derived from JWT_SECRET (see @svc/accounts email-codes).
     codes: emailCodes(db, { secret: config.jwtSecret, ttlMinutes: config.emailVerificationExpirationMinutes }),
-    customerAuth: jwtGuard('customer', jwt, { isRevoked: revocation.isRevoked }),
-  };
+    mailer,
+    logger: log,
+  });
+  const customer = customerService({ repo: customerMetadataRepo(db), customers, apiKeys: apiKeyRepo(db), currentUser: auth.currentUser });
   return createServiceApp({
     name: 'dashboard-api',
     classifyError: databaseUnavailableError,
@@ -38,6 +53,6 @@ export function createApp({ config, db, mailer, logger }: DashboardApiDeps): Ser
     ready: async () => {
       if (!(await pingDb(db))) throw new Error('database does not answer');
     },
-    routes: [...authRoutes(ctx), ...customerRoutes(ctx)],
+    routes: [...authRoutes(auth, ctx), ...customerRoutes(customer, ctx)],
   });
 }

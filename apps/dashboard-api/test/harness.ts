@@ -1,4 +1,4 @@
-import { createApiKey, createDashboardUser, hashPassword } from '@svc/accounts';
+import { apiKeyRepo, dashboardUserRepo, hashPassword } from '@svc/accounts';
 import { ServiceJwt } from '@svc/auth';
 import { startTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { createLogger, type JsonSchema } from '@svc/http';
@@ -51,8 +51,8 @@ export function uniqueEmail(tag: string): string {
 export async function makeCustomer(h: Harness, password = 'customer password 1') {
   const email = uniqueEmail('owner');
   const customer = await h.t.db.customer.create({ data: { email, label: `Customer ${email}` } });
-  const user = await createDashboardUser(h.t.db, { customerId: customer.id, email, passwordHash: await hashPassword(password), emailVerifiedAt: new Date() });
-  const key = await createApiKey(h.t.db, customer.id, 'default');
+  const user = await dashboardUserRepo(h.t.db).create({ customerId: customer.id, email, passwordHash: await hashPassword(password), emailVerifiedAt: new Date() });
+  const key = await apiKeyRepo(h.t.db).create(customer.id, 'default');
   return { customer, user, key, email, password };
 }
 

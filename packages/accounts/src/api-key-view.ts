@@ -14,6 +14,11 @@ export function apiKeyView(k: ApiKey) {
   };
 }
 
+/** A key just issued, with the key itself: the one answer that carries it (issuedApiKeySchema). */
+export function issuedApiKeyView(k: ApiKey, key: string) {
+  return { ...apiKeyView(k), key };
+}
+
 export const apiKeySchema = {
   type: 'object',
   required: ['api_key_id', 'customer_id', 'label', 'key_prefix', 'status', 'revoked_at', 'last_used_at', 'created_at'],

@@ -1,30 +1,22 @@
-import type { Customer, CustomerDashboardUser, Prisma, PrismaClient } from '@svc/db';
+import type { Customer, Prisma, PrismaClient } from '@svc/db';
+import { AppError } from '@svc/envelope';
 
-type Tx = PrismaClient | Prisma.TransactionClient;
+/** A client or an open transaction: a repository built on a transaction's client acts inside it. */
+export type Tx = PrismaClient | Prisma.TransactionClient;
 
-export function findCustomer(db: Tx, customerId: string): Promise<Customer | null> {
-  return db.customer.findUnique({ where: { id: customerId } });
+export function customerRepo(db: Tx) {
+  return {
+    find(customerId: string): Promise<Customer | null> {
+      return db.customer.findUnique({ where: { id: customerId } });
+    },
+  };
 }
 
-export function listDashboardUsers(db: Tx, customerId: string): Promise<CustomerDashboardUser[]> {
-  return db.customerDashboardUser.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-}
+export type CustomerRepo = ReturnType<typeof customerRepo>;
 
-export function findDashboardUserByEmail(db: Tx, email: string): Promise<CustomerDashboardUser | null> {
-  return db.customerDashboardUser.findUnique({ where: { email } });
-}
-
-export function findDashboardUser(db: Tx, userId: string): Promise<CustomerDashboardUser | null> {
-  return db.customerDashboardUser.findUnique({ where: { id: userId } });
-}
-
-export function createDashboardUser(
-  db: Tx,
-  data: { customerId: string; email: string; passwordHash: string; emailVerifiedAt: Date | null },
-): Promise<CustomerDashboardUser> {
-  return db.customerDashboardUser.create({ data });
-}
-
-export function setDashboardUserPassword(db: Tx, userId: string, passwordHash: string): Promise<CustomerDashboardUser> {
-  return db.customerDashboardUser.update({ where: { id: userId }, data: { passwordHash } });
+/** The customer a request names (admin: by id; dashboard signup: the one to join); 404 when there is none. */
+export async function requireCustomer(customers: CustomerRepo, customerId: string): Promise<Customer> {
+  const customer = await customers.find(customerId);
+  if (!customer) throw new AppError('CUSTOMER_NOT_FOUND', 'Customer not found');
+  return customer;
 }

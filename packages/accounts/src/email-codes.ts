@@ -2,7 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@svc/envelope';
 import { field } from '@svc/http';
 import type { EmailVerificationPurpose, Prisma, PrismaClient } from '@svc/db';
-import { consumeEmailCode, findEmailCode, findLatestEmailCode, insertEmailCode, takeEmailCodeAttempt } from './email-code-repo.js';
+import { emailCodeRepo } from './email-code-repo.js';
 
 export const EMAIL_CODE_LENGTH = 6;
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
@@ -30,6 +30,7 @@ export function emailCodes(db: PrismaClient, options: EmailCodeOptions) {
   const key = createHmac('sha256', options.secret).update('svc email codes v1').digest();
   const maxAttempts = options.maxAttempts ?? EMAIL_CODE_MAX_ATTEMPTS;
   const now = options.now ?? (() => new Date());
+  const repo = emailCodeRepo(db);
   const mac = (purpose: EmailVerificationPurpose, email: string, code: string) =>
     createHmac('sha256', key).update(`${purpose}|${email}|${code}`).digest('hex');
 
@@ -40,7 +41,7 @@ export function emailCodes(db: PrismaClient, options: EmailCodeOptions) {
     async issue(purpose: EmailVerificationPurpose, email: string): Promise<{ code: string; expiresAt: Date }> {
       const code = String(randomInt(0, 10 ** EMAIL_CODE_LENGTH)).padStart(EMAIL_CODE_LENGTH, '0');
       const expiresAt = new Date(now().getTime() + options.ttlMinutes * 60_000);
-      await insertEmailCode(db, { purpose, email, codeHash: mac(purpose, email, code), expiresAt });
+      await repo.insert({ purpose, email, codeHash: mac(purpose, email, code), expiresAt });
       return { code, expiresAt };
     },
 
@@ -49,12 +50,12 @@ export function emailCodes(db: PrismaClient, options: EmailCodeOptions) {
      * transaction that acts on it. Throws INVALID_CODE, CODE_EXPIRED or TOO_MANY_ATTEMPTS.
      */
     async check(purpose: EmailVerificationPurpose, email: string, code: string): Promise<string> {
-      const row = await findLatestEmailCode(db, purpose, email);
+      const row = await repo.findLatest(purpose, email);
       if (!row) throw new AppError('INVALID_CODE', 'Invalid verification code');
       if (row.expiresAt.getTime() <= now().getTime()) throw new AppError('CODE_EXPIRED', 'Verification code has expired');
-      if (!(await takeEmailCodeAttempt(db, row.id, maxAttempts))) {
+      if (!(await repo.takeAttempt(row.id, maxAttempts))) {
         // Either the attempts are used up, or a concurrent request used the code meanwhile.
-        if ((await findEmailCode(db, row.id))?.consumedAt) throw new AppError('INVALID_CODE', 'Invalid verification code');
+        if ((await repo.find(row.id))?.consumedAt) throw new AppError('INVALID_CODE', 'Invalid verification code');
         throw new AppError('TOO_MANY_ATTEMPTS', 'Too many attempts, request a new code');
       }
       const expected = Buffer.from(row.codeHash, 'hex');
@@ -65,9 +66,9 @@ export function emailCodes(db: PrismaClient, options: EmailCodeOptions) {
       return row.id;
     },
 
-    /** Uses a checked code; throws INVALID_CODE when another request used it first. */
+    /** Uses a checked code, on the transaction that acts on it; throws INVALID_CODE when another request used it first. */
     async consume(tx: PrismaClient | Prisma.TransactionClient, id: string): Promise<void> {
-      if (!(await consumeEmailCode(tx, id, now()))) throw new AppError('INVALID_CODE', 'Invalid verification code');
+      if (!(await emailCodeRepo(tx).consume(id, now()))) throw new AppError('INVALID_CODE', 'Invalid verification code');
     },
   };
 }

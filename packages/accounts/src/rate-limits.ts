@@ -4,21 +4,26 @@ import { ipAndEmailKey } from './email.js';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 
-/*
- * Guards of credential endpoints, counted per client IP and email (see ipAndEmailKey) in
- * PostgreSQL (@svc/db rateLimitStore): every replica of the app counts against one limit.
- */
+/** The counter store of one named limit: what route declarations get instead of the database. */
+export type RateLimitStores = (name: string) => ReturnType<typeof rateLimitStore>;
 
-export function loginRateLimit(db: PrismaClient, name = 'loginRateLimit') {
-  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 10, key: ipAndEmailKey, store: rateLimitStore(db, name) });
+/** Counters in PostgreSQL (@svc/db rateLimitStore): every replica of the app counts against one limit. */
+export function rateLimitStores(db: PrismaClient): RateLimitStores {
+  return (name) => rateLimitStore(db, name);
+}
+
+/* Guards of credential endpoints, counted per client IP and email (see ipAndEmailKey). */
+
+export function loginRateLimit(stores: RateLimitStores, name = 'loginRateLimit') {
+  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 10, key: ipAndEmailKey, store: stores(name) });
 }
 
 /** Endpoints that send mail: few per address, so nobody can flood an inbox through us. */
-export function mailRateLimit(db: PrismaClient, name = 'mailRateLimit') {
-  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 5, key: ipAndEmailKey, store: rateLimitStore(db, name) });
+export function mailRateLimit(stores: RateLimitStores, name = 'mailRateLimit') {
+  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 5, key: ipAndEmailKey, store: stores(name) });
 }
 
 /** Endpoints that check a mailed code (each code also allows only 5 attempts). */
-export function codeRateLimit(db: PrismaClient, name = 'codeRateLimit') {
-  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 20, key: ipAndEmailKey, store: rateLimitStore(db, name) });
+export function codeRateLimit(stores: RateLimitStores, name = 'codeRateLimit') {
+  return rateLimitGuard({ name, windowMs: FIFTEEN_MINUTES, limit: 20, key: ipAndEmailKey, store: stores(name) });
 }

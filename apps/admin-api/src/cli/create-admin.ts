@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { openMainDatabase } from '@svc/accounts';
 import { loadCreateAdminEnv } from '../env.js';
+import { adminsRepo } from '../modules/admins/repo.js';
 import { checkNewAdmin, createAdminAccount, CreateAdminError } from '../modules/admins/service.js';
 import { ask, readStdin } from './prompt.js';
 
@@ -49,7 +50,7 @@ async function main(): Promise<number> {
   }
   const database = await openMainDatabase(env.database);
   try {
-    const admin = await createAdminAccount(database.db, email, password);
+    const admin = await createAdminAccount(adminsRepo(database.db), email, password);
     console.log(`Created admin ${admin.email} (${admin.id}). Sign in with POST /svc_admin/v1/user/login.`);
     return 0;
   } catch (error) {

@@ -1,13 +1,19 @@
 import type { AdminUser, PrismaClient } from '@svc/db';
 
-export function findAdminByEmail(db: PrismaClient, email: string): Promise<AdminUser | null> {
-  return db.adminUser.findUnique({ where: { email } });
+export function adminsRepo(db: PrismaClient) {
+  return {
+    findByEmail(email: string): Promise<AdminUser | null> {
+      return db.adminUser.findUnique({ where: { email } });
+    },
+
+    insert(email: string, passwordHash: string): Promise<AdminUser> {
+      return db.adminUser.create({ data: { email, passwordHash } });
+    },
+
+    setPassword(id: string, passwordHash: string): Promise<AdminUser> {
+      return db.adminUser.update({ where: { id }, data: { passwordHash } });
+    },
+  };
 }
 
-export function insertAdmin(db: PrismaClient, email: string, passwordHash: string): Promise<AdminUser> {
-  return db.adminUser.create({ data: { email, passwordHash } });
-}
-
-export function setAdminPassword(db: PrismaClient, id: string, passwordHash: string): Promise<AdminUser> {
-  return db.adminUser.update({ where: { id }, data: { passwordHash } });
-}
+export type AdminsRepo = ReturnType<typeof adminsRepo>;

@@ -1,8 +1,8 @@
 import { emailField, loginPasswordField, loginRateLimit } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { loginAdmin, logoutAdmin } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import type { AdminsService } from './service.js';
 
 export const adminSchema = {
   type: 'object',
@@ -14,7 +14,7 @@ export const adminSchema = {
   },
 };
 
-export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
+export function adminUserRoutes(service: AdminsService, ctx: AdminContext): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -22,7 +22,7 @@ export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
       summary: 'Admin sign-in: email and password for an admin JWT',
       description: 'Public. Rate limited to 10 attempts per 15 minutes per client IP and email.',
       tags: ['admin user'],
-      guards: [loginRateLimit(ctx.db, 'adminLoginRateLimit')],
+      guards: [loginRateLimit(ctx.rateLimits, 'adminLoginRateLimit')],
       body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
       response: {
@@ -34,7 +34,7 @@ export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
           admin: adminSchema,
         },
       },
-      handler: (req) => loginAdmin(ctx.db, ctx.jwt, req.body.email, req.body.password),
+      handler: (req) => service.login(req.body.email, req.body.password),
     }),
     defineRoute({
       method: 'post',
@@ -44,7 +44,7 @@ export function adminUserRoutes(ctx: AdminContext): RouteDef[] {
       guards: [ctx.adminAuth],
       errors: ['FORBIDDEN'],
       response: { type: 'object', required: ['message'], properties: { message: { type: 'string', const: 'Logged out' } } },
-      handler: (_req, res) => logoutAdmin(ctx.revocation, authClaims(res)),
+      handler: (_req, res) => service.logout(authClaims(res)),
     }),
   ];
 }

@@ -7,25 +7,38 @@ import {
   type TokenRevocation,
 } from '@svc/accounts';
 import type { ServiceClaims, ServiceJwt } from '@svc/auth';
-import { isUniqueViolation, type AdminUser, type PrismaClient } from '@svc/db';
+import { isUniqueViolation, type AdminUser } from '@svc/db';
 import { AppError } from '@svc/envelope';
-import { findAdminByEmail, insertAdmin, setAdminPassword } from './repo.js';
+import type { AdminsRepo } from './repo.js';
 
 export function adminView(a: AdminUser) {
   return { admin_id: a.id, email: a.email, created_at: a.createdAt.toISOString() };
 }
 
-export async function loginAdmin(db: PrismaClient, jwt: ServiceJwt, email: string, password: string) {
-  const admin = await checkLogin(await findAdminByEmail(db, email), password, (a, hash) => setAdminPassword(db, a.id, hash));
-  if (!admin) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
-  const { token, claims } = jwt.sign('admin', admin.id, { email: admin.email });
-  return { token, expires_at: new Date(claims.exp * 1000).toISOString(), admin: adminView(admin) };
+export interface AdminsServiceDeps {
+  repo: AdminsRepo;
+  jwt: ServiceJwt;
+  revocation: TokenRevocation;
 }
 
-export async function logoutAdmin(revocation: TokenRevocation, claims: ServiceClaims) {
-  await revocation.revoke(claims);
-  return { message: 'Logged out' };
+/** Admin sign-in and sign-out. */
+export function adminsService({ repo, jwt, revocation }: AdminsServiceDeps) {
+  return {
+    async login(email: string, password: string) {
+      const admin = await checkLogin(await repo.findByEmail(email), password, (a, hash) => repo.setPassword(a.id, hash));
+      if (!admin) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+      const { token, claims } = jwt.sign('admin', admin.id, { email: admin.email });
+      return { token, expires_at: new Date(claims.exp * 1000).toISOString(), admin: adminView(admin) };
+    },
+
+    async logout(claims: ServiceClaims) {
+      await revocation.revoke(claims);
+      return { message: 'Logged out' };
+    },
+  };
 }
+
+export type AdminsService = ReturnType<typeof adminsService>;
 
 export class CreateAdminError extends Error {
   override readonly name = 'CreateAdminError';
@@ -42,10 +55,10 @@ export function checkNewAdmin(rawEmail: string, password: string): string {
 }
 
 /** Creates an admin account (the `pnpm admin:create` command); applies the password policy itself. */
-export async function createAdminAccount(db: PrismaClient, rawEmail: string, password: string): Promise<AdminUser> {
+export async function createAdminAccount(repo: AdminsRepo, rawEmail: string, password: string): Promise<AdminUser> {
   const email = checkNewAdmin(rawEmail, password);
   try {
-    return await insertAdmin(db, email, await hashPassword(password));
+    return await repo.insert(email, await hashPassword(password));
   } catch (error) {
     if (isUniqueViolation(error)) throw new CreateAdminError(`an admin with email ${email} already exists`);
     throw error;

@@ -1,10 +1,10 @@
 import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { labelField } from '../customers/routes.js';
-import { getCustomerApiKeys, issueCustomerApiKey, revokeCustomerApiKey } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import { labelField } from '../../kernel/label-field.js';
+import type { ApiKeysService } from './service.js';
 
-export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
+export function apiKeyRoutes(service: ApiKeysService, ctx: AdminContext): RouteDef[] {
   const tags = ['api keys'];
   return [
     defineRoute({
@@ -20,7 +20,7 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
       status: 201,
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
       response: issuedApiKeySchema,
-      handler: (req) => issueCustomerApiKey(ctx.db, req.body.customer_id, req.body.label ?? DEFAULT_API_KEY_LABEL),
+      handler: (req) => service.issue(req.body.customer_id, req.body.label ?? DEFAULT_API_KEY_LABEL),
     }),
     defineRoute({
       method: 'post',
@@ -36,7 +36,7 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
         required: ['api_keys', 'pagination'],
         properties: { api_keys: { type: 'array', items: apiKeySchema }, pagination: paginationSchema },
       },
-      handler: (req) => getCustomerApiKeys(ctx.db, req.body.customer_id, readOffsetPage(req.body)),
+      handler: (req) => service.list(req.body.customer_id, readOffsetPage(req.body)),
     }),
     defineRoute({
       method: 'post',
@@ -50,7 +50,7 @@ export function apiKeyRoutes(ctx: AdminContext): RouteDef[] {
       },
       errors: ['FORBIDDEN', 'API_KEY_NOT_FOUND'],
       response: apiKeySchema,
-      handler: (req) => revokeCustomerApiKey(ctx.db, req.body.customer_id, req.body.api_key_id),
+      handler: (req) => service.revoke(req.body.customer_id, req.body.api_key_id),
     }),
   ];
 }

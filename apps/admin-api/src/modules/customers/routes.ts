@@ -11,14 +11,12 @@ import {
   readOffsetPage,
 } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import { labelField } from '../../kernel/label-field.js';
 import { LOGO_MAX_BYTES, logoUpload, uploadedLogo } from './logo-upload.js';
-import { createCustomer, deleteCustomer, getCustomer, getCustomerList } from './service.js';
+import type { CustomersService } from './service.js';
 
-/** A customer's label (trimmed), on the customer and on its API keys. */
-export const labelField = field.string({ trim: true, min: 1, max: 100 });
-
-export function customerRoutes(ctx: AdminContext): RouteDef[] {
+export function customerRoutes(service: CustomersService, ctx: AdminContext): RouteDef[] {
   const tags = ['customers'];
   return [
     defineRoute({
@@ -43,7 +41,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
         properties: { customer_id: { type: 'string', format: 'uuid' }, customer: customerDetailSchema, user: dashboardUserSchema, api_key: issuedApiKeySchema },
       },
       handler: (req) =>
-        createCustomer(ctx.db, { email: req.body.email, password: req.body.password, label: req.body.label, logo: uploadedLogo(req) }),
+        service.create({ email: req.body.email, password: req.body.password, label: req.body.label, logo: uploadedLogo(req) }),
     }),
     defineRoute({
       method: 'get',
@@ -69,7 +67,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
           pagination: paginationSchema,
         },
       },
-      handler: (req) => getCustomerList(ctx.db, readOffsetPage(req.query as Record<string, unknown>)),
+      handler: (req) => service.list(readOffsetPage(req.query as Record<string, unknown>)),
     }),
     defineRoute({
       method: 'get',
@@ -88,7 +86,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
           api_keys: { type: 'array', items: apiKeySchema },
         },
       },
-      handler: (req) => getCustomer(ctx.db, String(req.params.customer_id)),
+      handler: (req) => service.get(String(req.params.customer_id)),
     }),
     defineRoute({
       method: 'post',
@@ -107,7 +105,7 @@ export function customerRoutes(ctx: AdminContext): RouteDef[] {
           revoked_api_key_count: { type: 'integer', description: 'Live API keys revoked by the deletion' },
         },
       },
-      handler: (req) => deleteCustomer(ctx.db, req.body.customer_id),
+      handler: (req) => service.delete(req.body.customer_id),
     }),
   ];
 }

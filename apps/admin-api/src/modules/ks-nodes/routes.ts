@@ -1,6 +1,6 @@
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { changeNode, createNode, getAllNodes, removeNode } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import type { KsNodesService } from './service.js';
 
 export const ksNodeSchema = {
   type: 'object',
@@ -19,7 +19,7 @@ export const ksNodeSchema = {
 const nodeIdField = field.uuid();
 const endpointField = field.url({ max: 2048 });
 
-export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
+export function ksNodeRoutes(service: KsNodesService, ctx: AdminContext): RouteDef[] {
   const tags = ['key share nodes'];
   const base = { tags, guards: [ctx.adminAuth] };
   const statusRoute = (action: 'activate' | 'deactivate', status: 'ACTIVE' | 'INACTIVE') =>
@@ -35,7 +35,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       body: { node_id: nodeIdField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
       response: ksNodeSchema,
-      handler: (req) => changeNode(ctx.db, req.body.node_id, { status }),
+      handler: (req) => service.change(req.body.node_id, { status }),
     });
 
   return [
@@ -46,7 +46,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       summary: 'Every registered key share node, by name',
       errors: ['FORBIDDEN'],
       response: { type: 'object', required: ['nodes'], properties: { nodes: { type: 'array', items: ksNodeSchema } } },
-      handler: () => getAllNodes(ctx.db),
+      handler: () => service.all(),
     }),
     defineRoute({
       ...base,
@@ -60,7 +60,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       status: 201,
       errors: ['FORBIDDEN', 'KS_NODE_ALREADY_EXISTS'],
       response: ksNodeSchema,
-      handler: (req) => createNode(ctx.db, req.body.name, req.body.endpoint),
+      handler: (req) => service.create(req.body.name, req.body.endpoint),
     }),
     defineRoute({
       ...base,
@@ -72,7 +72,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       body: { node_id: nodeIdField, endpoint: endpointField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND'],
       response: ksNodeSchema,
-      handler: (req) => changeNode(ctx.db, req.body.node_id, { endpoint: req.body.endpoint }),
+      handler: (req) => service.change(req.body.node_id, { endpoint: req.body.endpoint }),
     }),
     statusRoute('activate', 'ACTIVE'),
     statusRoute('deactivate', 'INACTIVE'),
@@ -85,7 +85,7 @@ export function ksNodeRoutes(ctx: AdminContext): RouteDef[] {
       body: { node_id: nodeIdField },
       errors: ['FORBIDDEN', 'KS_NODE_NOT_FOUND', 'KS_NODE_ACTIVE'],
       response: { type: 'object', required: ['node_id'], properties: { node_id: { type: 'string', format: 'uuid' } } },
-      handler: (req) => removeNode(ctx.db, req.body.node_id),
+      handler: (req) => service.remove(req.body.node_id),
     }),
   ];
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE_LIMIT, limitField } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { getSessionList } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import type { TssSessionsService } from './service.js';
 
 const dateTime = { type: 'string', format: 'date-time' };
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
@@ -39,7 +39,7 @@ const sessionSchema = {
   },
 };
 
-export function tssSessionRoutes(ctx: AdminContext): RouteDef[] {
+export function tssSessionRoutes(service: TssSessionsService, ctx: AdminContext): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -60,7 +60,7 @@ export function tssSessionRoutes(ctx: AdminContext): RouteDef[] {
         required: ['sessions', 'next_cursor'],
         properties: { sessions: { type: 'array', items: sessionSchema }, next_cursor: { type: ['string', 'null'] } },
       },
-      handler: (req) => getSessionList(ctx.db, req.body.limit ?? DEFAULT_PAGE_LIMIT, req.body.cursor),
+      handler: (req) => service.list(req.body.limit ?? DEFAULT_PAGE_LIMIT, req.body.cursor),
     }),
   ];
 }

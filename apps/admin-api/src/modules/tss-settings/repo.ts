@@ -4,14 +4,20 @@ import type { PrismaClient, TssActivationSetting } from '@svc/db';
 // before opening a signing session.
 const SINGLETON = 1;
 
-export function readActivationSetting(db: PrismaClient): Promise<TssActivationSetting | null> {
-  return db.tssActivationSetting.findUnique({ where: { id: SINGLETON } });
+export function tssSettingsRepo(db: PrismaClient) {
+  return {
+    read(): Promise<TssActivationSetting | null> {
+      return db.tssActivationSetting.findUnique({ where: { id: SINGLETON } });
+    },
+
+    write(signingEnabled: boolean): Promise<TssActivationSetting> {
+      return db.tssActivationSetting.upsert({
+        where: { id: SINGLETON },
+        create: { id: SINGLETON, signingEnabled },
+        update: { signingEnabled },
+      });
+    },
+  };
 }
 
-export function writeActivationSetting(db: PrismaClient, signingEnabled: boolean): Promise<TssActivationSetting> {
-  return db.tssActivationSetting.upsert({
-    where: { id: SINGLETON },
-    create: { id: SINGLETON, signingEnabled },
-    update: { signingEnabled },
-  });
-}
+export type TssSettingsRepo = ReturnType<typeof tssSettingsRepo>;

@@ -1,6 +1,6 @@
 import { defineRoute, field, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { getActivationSetting, setActivationSetting } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import type { TssSettingsService } from './service.js';
 
 const settingSchema = {
   type: 'object',
@@ -11,7 +11,7 @@ const settingSchema = {
   },
 };
 
-export function tssSettingRoutes(ctx: AdminContext): RouteDef[] {
+export function tssSettingRoutes(service: TssSettingsService, ctx: AdminContext): RouteDef[] {
   const base = { tags: ['tss'], guards: [ctx.adminAuth], errors: ['FORBIDDEN' as const], response: settingSchema };
   return [
     defineRoute({
@@ -19,7 +19,7 @@ export function tssSettingRoutes(ctx: AdminContext): RouteDef[] {
       method: 'post',
       path: `${API_PREFIX}/tss/get_activation_setting`,
       summary: 'Whether TSS signing is enabled (default true)',
-      handler: () => getActivationSetting(ctx.db),
+      handler: () => service.get(),
     }),
     defineRoute({
       ...base,
@@ -32,7 +32,7 @@ export function tssSettingRoutes(ctx: AdminContext): RouteDef[] {
       body: {
         signing_enabled: field.boolean(),
       },
-      handler: (req) => setActivationSetting(ctx.db, req.body.signing_enabled),
+      handler: (req) => service.set(req.body.signing_enabled),
     }),
   ];
 }

@@ -1,14 +1,21 @@
-import type { PrismaClient, TssActivationSetting } from '@svc/db';
-import { readActivationSetting, writeActivationSetting } from './repo.js';
+import type { TssActivationSetting } from '@svc/db';
+import type { TssSettingsRepo } from './repo.js';
 
 function view(row: TssActivationSetting | null) {
   return { signing_enabled: row?.signingEnabled ?? true, updated_at: row?.updatedAt.toISOString() ?? null };
 }
 
-export async function getActivationSetting(db: PrismaClient) {
-  return view(await readActivationSetting(db));
+/** The service-wide TSS activation setting. */
+export function tssSettingsService(repo: TssSettingsRepo) {
+  return {
+    async get() {
+      return view(await repo.read());
+    },
+
+    async set(signingEnabled: boolean) {
+      return view(await repo.write(signingEnabled));
+    },
+  };
 }
 
-export async function setActivationSetting(db: PrismaClient, signingEnabled: boolean) {
-  return view(await writeActivationSetting(db, signingEnabled));
-}
+export type TssSettingsService = ReturnType<typeof tssSettingsService>;

@@ -1,7 +1,7 @@
 import { offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type AdminContext } from '../../context.js';
-import { getWalletList } from './service.js';
+import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
+import type { WalletsService } from './service.js';
 
 const walletSchema = {
   type: 'object',
@@ -30,7 +30,7 @@ const walletSchema = {
   },
 };
 
-export function walletRoutes(ctx: AdminContext): RouteDef[] {
+export function walletRoutes(service: WalletsService, ctx: AdminContext): RouteDef[] {
   return [
     defineRoute({
       method: 'post',
@@ -46,7 +46,7 @@ export function walletRoutes(ctx: AdminContext): RouteDef[] {
         required: ['wallets', 'pagination'],
         properties: { wallets: { type: 'array', items: walletSchema }, pagination: paginationSchema },
       },
-      handler: (req) => getWalletList(ctx.db, readOffsetPage(req.body)),
+      handler: (req) => service.list(readOffsetPage(req.body)),
     }),
   ];
 }

@@ -1,11 +1,37 @@
+import { dashboardUserRepo, type Tx } from '@svc/accounts';
 import type { Prisma, PrismaClient } from '@svc/db';
 
-type Tx = PrismaClient | Prisma.TransactionClient;
+/** Work on the same transaction, done first: using up the emailed code that allows the change. */
+type UseCode = (tx: Prisma.TransactionClient) => Promise<void>;
 
-export async function markEmailVerified(db: Tx, userId: string, at: Date): Promise<void> {
+async function markEmailVerified(db: Tx, userId: string, at: Date): Promise<void> {
   await db.customerDashboardUser.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: at } });
 }
 
-export async function recordLogin(db: Tx, userId: string): Promise<void> {
-  await db.customerDashboardUser.update({ where: { id: userId }, data: { lastLoginAt: new Date() } });
+/** What sign-in and the emailed codes change on a dashboard account (the account rows: @svc/accounts dashboardUserRepo). */
+export function authRepo(db: PrismaClient) {
+  return {
+    async recordLogin(userId: string): Promise<void> {
+      await db.customerDashboardUser.update({ where: { id: userId }, data: { lastLoginAt: new Date() } });
+    },
+
+    /** Uses the code and marks the email verified, in one transaction. */
+    verifyEmail(userId: string, at: Date, useCode: UseCode): Promise<void> {
+      return db.$transaction(async (tx) => {
+        await useCode(tx);
+        await markEmailVerified(tx, userId, at);
+      });
+    },
+
+    /** Uses the code, sets the password and marks the email verified (the code proved it), in one transaction. */
+    resetPassword(userId: string, passwordHash: string, at: Date, useCode: UseCode): Promise<void> {
+      return db.$transaction(async (tx) => {
+        await useCode(tx);
+        await dashboardUserRepo(tx).setPassword(userId, passwordHash);
+        await markEmailVerified(tx, userId, at);
+      });
+    },
+  };
 }
+
+export type AuthRepo = ReturnType<typeof authRepo>;

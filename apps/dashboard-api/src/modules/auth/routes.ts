@@ -10,10 +10,9 @@ import {
   newPasswordField,
 } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
-import { rateLimitStore } from '@svc/db';
 import { defineRoute, field, rateLimitGuard, type RouteDef } from '@svc/http';
-import { API_PREFIX, type DashboardContext } from '../../context.js';
-import { refresh, requestPasswordReset, resendVerification, resetPassword, signIn, signOut, signUp, verifyEmail } from './service.js';
+import { API_PREFIX, type DashboardContext } from '../../kernel/context.js';
+import type { AuthService } from './service.js';
 
 const BASE = `${API_PREFIX}/customer/auth`;
 
@@ -30,7 +29,7 @@ const sessionSchema = {
 
 const messageSchema = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 
-export function authRoutes(ctx: DashboardContext): RouteDef[] {
+export function authRoutes(service: AuthService, ctx: DashboardContext): RouteDef[] {
   const tags = ['customer auth'];
   return [
     defineRoute({
@@ -39,11 +38,11 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Dashboard sign-in: email and password for a customer JWT',
       description: 'Public. 403 EMAIL_NOT_VERIFIED until the signup code was used. 10 attempts per 15 minutes per IP and email.',
       tags,
-      guards: [loginRateLimit(ctx.db, 'dashboardSigninRateLimit')],
+      guards: [loginRateLimit(ctx.rateLimits, 'dashboardSigninRateLimit')],
       body: { email: emailField(), password: loginPasswordField() },
       errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
       response: sessionSchema,
-      handler: (req) => signIn(ctx, req.body.email, req.body.password),
+      handler: (req) => service.signIn(req.body.email, req.body.password),
     }),
     defineRoute({
       method: 'post',
@@ -53,7 +52,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
         'Public. Password: 10 to 128 characters. The code expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5); ' +
         'use it with verify_email before signing in. 10 signups per hour per IP.',
       tags,
-      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10, store: rateLimitStore(ctx.db, 'signupRateLimit') })],
+      guards: [rateLimitGuard({ name: 'signupRateLimit', windowMs: 60 * 60_000, limit: 10, store: ctx.rateLimits('signupRateLimit') })],
       body: {
         email: emailField(),
         password: newPasswordField(),
@@ -70,7 +69,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
           code_expires_at: { type: 'string', format: 'date-time' },
         },
       },
-      handler: (req) => signUp(ctx, { email: req.body.email, password: req.body.password, customerId: req.body.customer_id }),
+      handler: (req) => service.signUp({ email: req.body.email, password: req.body.password, customerId: req.body.customer_id }),
     }),
     defineRoute({
       method: 'post',
@@ -78,7 +77,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Verifies the email of a new account with the mailed code (once)',
       description: 'Each code allows 5 attempts; a new code (resend_verification) supersedes older ones.',
       tags,
-      guards: [codeRateLimit(ctx.db, 'verifyEmailRateLimit')],
+      guards: [codeRateLimit(ctx.rateLimits, 'verifyEmailRateLimit')],
       body: { email: emailField(), code: emailCodeField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: {
@@ -86,7 +85,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
         required: ['email', 'email_verified'],
         properties: { email: { type: 'string', format: 'email' }, email_verified: { type: 'boolean', const: true } },
       },
-      handler: (req) => verifyEmail(ctx, req.body.email, req.body.code),
+      handler: (req) => service.verifyEmail(req.body.email, req.body.code),
     }),
     defineRoute({
       method: 'post',
@@ -94,11 +93,11 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a new signup code to an unverified account',
       description: 'Answers the same whether or not such an account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit(ctx.db, 'resendVerificationRateLimit')],
+      guards: [mailRateLimit(ctx.rateLimits, 'resendVerificationRateLimit')],
       body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
-      handler: (req) => resendVerification(ctx, req.body.email),
+      handler: (req) => service.resendVerification(req.body.email),
     }),
     defineRoute({
       method: 'post',
@@ -106,22 +105,22 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       summary: 'Mails a password reset code',
       description: 'Answers the same whether or not the account exists. 5 per 15 minutes per IP and email.',
       tags,
-      guards: [mailRateLimit(ctx.db, 'passwordResetMailRateLimit')],
+      guards: [mailRateLimit(ctx.rateLimits, 'passwordResetMailRateLimit')],
       body: { email: emailField() },
       errors: ['RATE_LIMITED'],
       response: messageSchema,
-      handler: (req) => requestPasswordReset(ctx, req.body.email),
+      handler: (req) => service.requestPasswordReset(req.body.email),
     }),
     defineRoute({
       method: 'post',
       path: `${BASE}/reset_password`,
       summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
       tags,
-      guards: [codeRateLimit(ctx.db, 'resetPasswordRateLimit')],
+      guards: [codeRateLimit(ctx.rateLimits, 'resetPasswordRateLimit')],
       body: { email: emailField(), code: emailCodeField(), new_password: newPasswordField() },
       errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
       response: messageSchema,
-      handler: (req) => resetPassword(ctx, req.body.email, req.body.code, req.body.new_password),
+      handler: (req) => service.resetPassword(req.body.email, req.body.code, req.body.new_password),
     }),
     defineRoute({
       method: 'post',
@@ -132,7 +131,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       guards: [ctx.customerAuth],
       errors: ['FORBIDDEN'],
       response: sessionSchema,
-      handler: (_req, res) => refresh(ctx, authClaims(res)),
+      handler: (_req, res) => service.refresh(authClaims(res)),
     }),
     defineRoute({
       method: 'post',
@@ -142,7 +141,7 @@ export function authRoutes(ctx: DashboardContext): RouteDef[] {
       guards: [ctx.customerAuth],
       errors: ['FORBIDDEN'],
       response: messageSchema,
-      handler: (_req, res) => signOut(ctx, authClaims(res)),
+      handler: (_req, res) => service.signOut(authClaims(res)),
     }),
   ];
 }

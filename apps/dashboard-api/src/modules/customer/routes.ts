@@ -1,10 +1,10 @@
 import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
-import { API_PREFIX, type DashboardContext } from '../../context.js';
-import { customerApiKeys, customerInfo } from './service.js';
+import { API_PREFIX, type DashboardContext } from '../../kernel/context.js';
+import type { CustomerService } from './service.js';
 
-export function customerRoutes(ctx: DashboardContext): RouteDef[] {
+export function customerRoutes(service: CustomerService, ctx: DashboardContext): RouteDef[] {
   const tags = ['customer'];
   return [
     defineRoute({
@@ -31,7 +31,7 @@ export function customerRoutes(ctx: DashboardContext): RouteDef[] {
           },
         },
       },
-      handler: (_req, res) => customerInfo(ctx, authClaims(res)),
+      handler: (_req, res) => service.info(authClaims(res)),
     }),
     defineRoute({
       method: 'post',
@@ -47,7 +47,7 @@ export function customerRoutes(ctx: DashboardContext): RouteDef[] {
         required: ['api_keys', 'pagination'],
         properties: { api_keys: { type: 'array', items: apiKeySchema }, pagination: paginationSchema },
       },
-      handler: (req, res) => customerApiKeys(ctx, authClaims(res), readOffsetPage(req.body)),
+      handler: (req, res) => service.apiKeys(authClaims(res), readOffsetPage(req.body)),
     }),
   ];
 }

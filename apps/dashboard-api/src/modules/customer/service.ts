@@ -1,25 +1,37 @@
-import { apiKeyView, customerDetailView, dashboardUserView, findCustomer, listApiKeys, type OffsetPage } from '@svc/accounts';
+import { apiKeyPage, customerDetailView, dashboardUserView, type ApiKeyRepo, type CustomerRepo, type OffsetPage } from '@svc/accounts';
 import type { ServiceClaims } from '@svc/auth';
+import type { CustomerDashboardUser } from '@svc/db';
 import { AppError } from '@svc/envelope';
-import type { DashboardContext } from '../../context.js';
-import { currentUser } from '../auth/service.js';
-import { customerCounts } from './repo.js';
+import type { CustomerMetadataRepo } from './repo.js';
+
+export interface CustomerServiceDeps {
+  repo: CustomerMetadataRepo;
+  customers: CustomerRepo;
+  apiKeys: ApiKeyRepo;
+  /** The live account behind a customer JWT, else 401 (the auth module's currentUser). */
+  currentUser: (claims: ServiceClaims) => Promise<CustomerDashboardUser>;
+}
 
 /** The signed-in user's own customer: the customer id comes from the account, never from the request. */
-export async function customerInfo(ctx: DashboardContext, claims: ServiceClaims) {
-  const user = await currentUser(ctx, claims);
-  const customer = await findCustomer(ctx.db, user.customerId);
-  if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized');
-  const counts = await customerCounts(ctx.db, customer.id);
+export function customerService({ repo, customers, apiKeys, currentUser }: CustomerServiceDeps) {
   return {
-    customer: customerDetailView(customer),
-    user: dashboardUserView(user),
-    metadata: { dashboard_user_count: counts.users, api_key_count: counts.keys, active_api_key_count: counts.liveKeys },
+    async info(claims: ServiceClaims) {
+      const user = await currentUser(claims);
+      const customer = await customers.find(user.customerId);
+      if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized');
+      const counts = await repo.counts(customer.id);
+      return {
+        customer: customerDetailView(customer),
+        user: dashboardUserView(user),
+        metadata: { dashboard_user_count: counts.users, api_key_count: counts.keys, active_api_key_count: counts.liveKeys },
+      };
+    },
+
+    async apiKeys(claims: ServiceClaims, page: OffsetPage) {
+      const user = await currentUser(claims);
+      return apiKeyPage(apiKeys, user.customerId, page);
+    },
   };
 }
 
-export async function customerApiKeys(ctx: DashboardContext, claims: ServiceClaims, page: OffsetPage) {
-  const user = await currentUser(ctx, claims);
-  const { rows, total } = await listApiKeys(ctx.db, user.customerId, page);
-  return { api_keys: rows.map(apiKeyView), pagination: { ...page, total } };
-}
+export type CustomerService = ReturnType<typeof customerService>;

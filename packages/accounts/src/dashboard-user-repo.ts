@@ -1,0 +1,29 @@
+import type { CustomerDashboardUser } from '@svc/db';
+import type { Tx } from './customer-repo.js';
+
+/** The dashboard accounts of customers (admin-api creates and deletes them, dashboard-api signs them in). */
+export function dashboardUserRepo(db: Tx) {
+  return {
+    listOfCustomer(customerId: string): Promise<CustomerDashboardUser[]> {
+      return db.customerDashboardUser.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    },
+
+    findByEmail(email: string): Promise<CustomerDashboardUser | null> {
+      return db.customerDashboardUser.findUnique({ where: { email } });
+    },
+
+    find(userId: string): Promise<CustomerDashboardUser | null> {
+      return db.customerDashboardUser.findUnique({ where: { id: userId } });
+    },
+
+    create(data: { customerId: string; email: string; passwordHash: string; emailVerifiedAt: Date | null }): Promise<CustomerDashboardUser> {
+      return db.customerDashboardUser.create({ data });
+    },
+
+    setPassword(userId: string, passwordHash: string): Promise<CustomerDashboardUser> {
+      return db.customerDashboardUser.update({ where: { id: userId }, data: { passwordHash } });
+    },
+  };
+}
+
+export type DashboardUserRepo = ReturnType<typeof dashboardUserRepo>;
