@@ -3,7 +3,7 @@ import { Linter } from 'eslint';
 import config from '../eslint.config.js';
 
 /*
- * The lint rule that keeps tss-api's layers (lint/module-boundaries.js, docs/architecture.md
+ * The lint rule that keeps tss-api's layers (@svc/tooling's lint/module-boundaries.js, docs/architecture.md
  * "Layers"), run through the app's real ESLint config on snippets placed at paths of the tree.
  */
 
@@ -14,7 +14,7 @@ const linter = new Linter({ cwd: app });
 function boundaryErrors(path: string, code: string): string[] {
   return linter
     .verify(code, config, { filename: join(app, path) })
-    .map((m) => (m.ruleId === 'tss-api/module-boundaries' ? m.messageId! : `${m.ruleId ?? 'parse'}: ${m.message}`));
+    .map((m) => (m.ruleId === 'svc/module-boundaries' ? m.messageId! : `${m.ruleId ?? 'parse'}: ${m.message}`));
 }
 
 describe('tss-api module boundaries (lint rule)', () => {

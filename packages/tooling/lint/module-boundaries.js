@@ -1,7 +1,8 @@
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /*
- * tss-api's layers inside the app (docs/architecture.md, "Layers: what may import what"):
+ * The layers inside an app (docs/architecture.md, "Layers: what may import what"); every app
+ * with src/modules/ (tss-api, admin-api, dashboard-api) is shaped this way:
  *
  * - a module (src/modules/<name>/) imports its own files and the kernel (src/kernel/), never
  *   another module nor the app's own files (app.ts, guards.ts, env.ts, ...): modules are wired
@@ -29,7 +30,7 @@ function importedNames(node) {
 export default {
   meta: {
     type: 'problem',
-    docs: { description: 'tss-api modules import only the kernel and their own files; routes hold no database, services run no SQL' },
+    docs: { description: 'an app\'s modules import only its kernel and their own files; routes hold no database, services run no SQL' },
     schema: [],
     messages: {
       siblingModule: 'A module imports only src/kernel/ and its own files: `{{source}}` is in module "{{other}}". Move the shared concept into src/kernel/, or wire the two in src/app.ts.',
