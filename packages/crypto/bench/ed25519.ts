@@ -1,4 +1,6 @@
+import { mulAddUnsafe } from '@noble/curves/abstract/curve.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { bytesToNumberLE } from '@noble/curves/utils.js';
 import { goalLine } from '@svc/tooling/bench-goal';
 import { createEd25519Suite, createFrostWireCodec, keygenSeedEd25519, type SigningCommitments } from '../src/index.js';
 import { cpuRatio, measure, printTable } from './measure.js';
@@ -70,6 +72,31 @@ const rows = [
   measure('noble ed25519.sign (1 party)', () => ed25519.sign(msg, secretKey), none),
 ];
 printTable('Ed25519 FROST 2-of-2 (createFROST FROST-ED25519-SHA512-v1, @noble/curves 2.4.0)', rows);
+
+// What one signature cannot do without, in noble's own operations (docs/performance.md adds
+// them up): per party, the peer's two commitments decoded and subgroup-checked, its own two
+// commitments made (and re-derived by noble's signShare), the group commitment's two-point MSM
+// (in each signShare and again in aggregate).
+const P = ed25519.Point;
+const scalar = () => P.Fn.create(bytesToNumberLE(ed25519.utils.randomSecretKey())) || 1n;
+const fresh = () => P.BASE.multiply(scalar());
+const freshBytes = () => fresh().toBytes();
+const [decode, subgroup, baseMul, msm2] = [
+  measure('decode a point (strict, fromBytes)', (b) => P.fromBytes(b), freshBytes),
+  measure('subgroup check of a decoded point ([L]P)', (p) => p.isTorsionFree(), () => P.fromBytes(freshBytes())),
+  measure('BASE.multiply (constant time, blinded)', (n) => P.BASE.multiply(n), scalar),
+  measure('two-point MSM (group commitment)', (a) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] })),
+];
+printTable('noble operations (the floor of a signature)', [decode, subgroup, baseMul, msm2]);
+{
+  const us = (m: typeof decode) => m.cpuUsPerOp;
+  const signUs = rows[rows.length - 1]!.cpuUsPerOp;
+  // Per party: its own two commitments made in round 1 and re-derived by signShare, all four
+  // commitments decoded once, the peer's two subgroup-checked, one group-commitment MSM.
+  const party = 4 * us(baseMul) + 4 * us(decode) + 2 * us(subgroup) + us(msm2);
+  const complete = 2 * party + us(msm2); // + aggregate's MSM (its verification not counted)
+  console.log(`  sum of these per signature (lower bound on noble's API): server ${(party / signUs).toFixed(2)}x, complete ${(complete / signUs).toFixed(2)}x ed25519.sign`);
+}
 // The goal figures: each a ratio measured against ed25519.sign in alternating batches (cpuRatio).
 const sign = () => ed25519.sign(msg, secretKey);
 const complete = cpuRatio(fullSignature, none, sign);

@@ -168,6 +168,11 @@ describe('triple generation checks, at the server (culprit: client = 1)', () => 
     expectAbort(on('triples/1', (m) => (m.extra = true)), 'INVALID_ENCODING', 1);
     expectAbort(on('triples/1', (m) => (m.base_ot_y = '02' + 'ff'.repeat(32))), 'INVALID_POINT', 1);
     expectAbort(on('triples/2', (m) => (m.shares_e = 'ff'.repeat(32))), 'INVALID_SCALAR', 1);
+    // A blob item equal to n (the smallest non-canonical value) in the middle of the MtA blob, which
+    // the client decodes (culprit: the server); uppercase hex in a blob the server decodes.
+    const n = secp256k1.Point.Fn.ORDER.toString(16).padStart(64, '0');
+    expectAbort(on('triples/2-reply', (m) => (m.mta_c = (m.mta_c as string).slice(0, 64 * 5) + n + (m.mta_c as string).slice(64 * 6))), 'INVALID_SCALAR', 2);
+    expectAbort(on('triples/2', (m) => (m.shares_e = (m.shares_e as string).toUpperCase())), 'INVALID_ENCODING', 1);
     expectAbort(on('triples/2', (m) => (m.ot_u = (m.ot_u as string).slice(2))), 'INVALID_ENCODING', 1);
     expectAbort(on('triples/3', (m) => (m.v = 2)), 'UNSUPPORTED_VERSION', 1);
   });

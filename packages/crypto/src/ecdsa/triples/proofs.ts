@@ -57,8 +57,13 @@ export function verifyDlogEq(t: Transcript, X0: Pt, H: Pt, X1: Pt, proof: Proof)
   return e === proof.e;
 }
 
-/** a·P + b·Q for public values; handles the zero scalars noble's multiply refuses. */
+/**
+ * a·P + b·Q for public values; handles the zero scalars noble's multiply refuses. With P = G the
+ * two halves run apart: G.multiplyUnsafe walks noble's precomputed base table (no doublings),
+ * cheaper than the shared Strauss–Shamir walk, which builds fresh tables for G on every call.
+ */
 function combine(P: Pt, a: bigint, Q: Pt, b: bigint): Pt {
+  if (P === G) return G.multiplyUnsafe(a).add(Q.multiplyUnsafe(b));
   if (a === 0n) return b === 0n || Q.is0() ? P.subtract(P) : Q.multiplyUnsafe(b);
   if (b === 0n || Q.is0()) return P.multiplyUnsafe(a);
   return P.mulAddUnsafe(a, Q, b);
