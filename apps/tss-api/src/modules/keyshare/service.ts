@@ -17,7 +17,7 @@ export interface KeyshareNodeMeta {
 export interface KeyshareCheck {
   keyshare_node_meta: { threshold: number; nodes: KeyshareNodeMeta[] };
   needs_reshare: boolean;
-  reshare_reasons?: string[];
+  reshare_reasons?: ReshareReason[];
   active_nodes_below_threshold: boolean;
 }
 
