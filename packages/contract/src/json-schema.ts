@@ -3,7 +3,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * The TypeScript type of the values a JSON Schema accepts, for the part of JSON Schema the
- * contracts use (type, properties/required, items, enum, const, oneOf); an object
+ * contracts use (type, properties/required, items, enum, const, oneOf, anyOf); an object
  * schema without properties is any `object`. A response type is
  * derived from its schema this way, so the server's handlers, the SDK and the document
  * cannot disagree about it. Without `as const` on the schema it degrades to `unknown`.
@@ -12,7 +12,7 @@ export type FromSchema<S> = S extends { readonly const: infer C }
   ? C
   : S extends { readonly enum: readonly (infer E)[] }
     ? E
-    : S extends { readonly oneOf: readonly (infer O)[] }
+    : S extends { readonly oneOf: readonly (infer O)[] } | { readonly anyOf: readonly (infer O)[] }
       ? O extends unknown
         ? FromSchema<O>
         : never

@@ -28,5 +28,6 @@ export const signCompletion = defineContract({
   auth: ['apiKey', 'userJwt'],
   bodySchema: { oneOf: VARIANTS.map((route) => requestBodySchemaOf(route) ?? { type: 'object' }) },
   errors: [...new Set<ErrorCode>(['SESSION_NOT_FOUND', ...VARIANTS.flatMap((r) => r.errors)])],
-  response: { oneOf: [ecdsaSign.response, ecdsaSignStep2.response, ed25519Round2.response] },
+  // anyOf, not oneOf: an answer of ECDSA in one call also has every member step 2's answer requires.
+  response: { anyOf: [ecdsaSign.response, ecdsaSignStep2.response, ed25519Round2.response] },
 });
