@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@svc/envelope';
-import type { Fields, RequestOf } from './fields.js';
+import type { Fields, RequestOf, ValueOf } from './fields.js';
 import type { FromSchema, JsonSchema } from './json-schema.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -44,11 +44,45 @@ export interface RouteContract {
 
 /**
  * Gives a contract literal its type, keeping its literal types (`const`): the response type
- * is derived from the schema as written.
+ * is derived from the schema as written. A nested object or array field declared with its type
+ * (`field.object<T>()`, `field.array<T>()`) must agree with the fields declared under it
+ * (`a.b`, `a.*.b`): same members, same types, optional exactly where the rules let them be
+ * left out; otherwise the contract does not compile.
  */
-export function defineContract<const C extends RouteContract>(contract: C): C {
+export function defineContract<const C extends RouteContract>(contract: C & NestedFieldsAgree<C>): C {
   return contract;
 }
+
+/** `unknown` when every typed nested field agrees with the fields under it, else an error naming the ones that do not. */
+type NestedFieldsAgree<C> = C extends { readonly body: infer F extends Fields }
+  ? [Disagreeing<F>] extends [never]
+    ? unknown
+    : { 'nested field types disagree with the fields declared under them': Disagreeing<F> }
+  : unknown;
+
+/** The top-level fields whose declared type is not what the fields under them describe. */
+type Disagreeing<F extends Fields> = {
+  [K in keyof F & string]: K extends `${string}.${string}` ? never : Agrees<NonNullable<ValueOf<F[K]>>, F, K> extends true ? never : K;
+}[keyof F & string];
+
+type Agrees<T, F extends Fields, K extends string> = T extends readonly (infer E)[]
+  ? Described<F, `${K}.*`> extends infer D
+    ? keyof D extends never
+      ? true
+      : Same<E, D>
+    : never
+  : Described<F, K> extends infer D
+    ? keyof D extends never
+      ? true
+      : Same<T, D>
+    : never;
+
+/** The object the fields directly under `prefix` describe (`prefix.name`, not deeper). */
+type Described<F extends Fields, P extends string> = RequestOf<{
+  [Q in keyof F & string as Q extends `${P}.${infer M}` ? (M extends `${string}.${string}` | '*' ? never : M) : never]: F[Q];
+}>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** The envelope's `data` of a successful answer. */
 export type ResponseOf<C> = C extends { readonly response: infer S } ? FromSchema<S> : unknown;

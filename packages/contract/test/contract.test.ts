@@ -50,6 +50,9 @@ describe('route contracts', () => {
     typeIs<Equal<BodyOf<typeof tssApi.sessionAbort>, { session_id: string }>>();
     typeIs<Equal<BodyOf<typeof tssApi.userCheck>['auth_type'], 'EMAIL' | 'GOOGLE' | 'APPLE' | 'X' | 'DISCORD' | 'TELEGRAM' | 'OIDC' | undefined>>();
     typeIs<Equal<keyof BodyOf<typeof tssApi.ecdsaSignStep2>, 'session_id' | 'msg' | 'msgs_1'>>();
+    // A nested field's declared type agrees with the fields under it (defineContract refuses it otherwise).
+    typeIs<Equal<BodyOf<typeof tssApi.ecdsaSignStep1>['msgs_1'], { presignature_id: string; signature_share?: string }>>();
+    typeIs<Equal<BodyOf<typeof tssApi.userReshare>['reshared_key_shares'], { name: string; endpoint: string }[]>>();
   });
 });
 

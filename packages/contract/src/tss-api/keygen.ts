@@ -7,19 +7,23 @@ const object = <T>() => field.object<T>().optional();
 const hex = () => field.string({ pattern: HEX, message: (p) => `${p} must be lowercase hex`, typeMessage: (p) => `${p} must be a hex string` }).optional();
 const wireObject = (description: string) => ({ type: 'object', description });
 
-/** What the client sends for its Ed25519 wallet: the server's key package (keygen_2) and seed part. */
+/**
+ * What the client sends for its Ed25519 wallet: the server's key package (keygen_2) and seed
+ * part. The rules check each member's type when present; the service refuses a part that lacks
+ * one (the documentation lists them as required).
+ */
 export interface Ed25519KeygenPart {
-  key_package: Record<string, unknown>;
-  public_key_package: Record<string, unknown>;
-  seed_part: string;
+  key_package?: Record<string, unknown>;
+  public_key_package?: Record<string, unknown>;
+  seed_part?: string;
 }
 
-/** What the client sends for its secp256k1 wallet: the server's Feldman share f(2) and seed part. */
+/** What the client sends for its secp256k1 wallet: the server's Feldman share f(2) and seed part (checked as the Ed25519 part). */
 export interface Secp256k1KeygenPart {
-  secret_share: string;
-  public_key: string;
-  commitments: string[];
-  seed_part: string;
+  secret_share?: string;
+  public_key?: string;
+  commitments?: string[];
+  seed_part?: string;
 }
 
 export const keygen = defineContract({
@@ -45,7 +49,7 @@ export const keygen = defineContract({
     secp256k1: object<Secp256k1KeygenPart>(),
     'secp256k1.secret_share': hex(),
     'secp256k1.public_key': hex(),
-    'secp256k1.commitments': field.array({ min: 2, max: 2, message: 'secp256k1.commitments must be 2 hex points' }).optional(),
+    'secp256k1.commitments': field.array<string>({ min: 2, max: 2, message: 'secp256k1.commitments must be 2 hex points' }).optional(),
     'secp256k1.commitments.*': hex(),
     'secp256k1.seed_part': hex(),
   },
