@@ -1,1 +1,3 @@
-export { default } from '@svc/tooling/jest';
+import preset from '@svc/tooling/jest';
+
+export default { ...preset, setupFilesAfterEnv: ['<rootDir>/test/support/check-responses.ts'] };

@@ -23,6 +23,8 @@ function keyProtectedApp() {
         path: '/tss/v2/sign_ed25519/round1',
         summary: 'needs an API key',
         guards: [apiKeyGuard((hash) => apiKeyRepo(h.t.db).findLive(hash))],
+        errors: ['INVALID_API_KEY'],
+        response: { type: 'object', required: ['apiKeyId', 'customerId'], properties: { apiKeyId: { type: 'string' }, customerId: { type: 'string' } } },
         handler: (_req, res) => res.locals.apiKey,
       }),
     ],

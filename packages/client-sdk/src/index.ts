@@ -17,7 +17,7 @@ export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus
 export { EcdsaPools, type EcdsaWiring, type EcdsaPoolsOptions } from './wallet/ecdsa-pools.js';
 export { generateTriples, presign, ecdsaPresignatureProducer, tssEcdsaSignStep, type PooledPresignature } from './threshold/ecdsa-tss.js';
 export { AuthedClient, type AuthedClientOptions } from './wallet/authed-client.js';
-export type { Curve, WalletInfo, SignInResult, UserCheckResult, KeyshareNodeStatus, WalletStatus, ServerSeedPart } from './wallet/tss-api-types.js';
+export type { Curve, WalletInfo, SignInResult, UserCheckResult, KeyshareNodeStatus, WalletStatus, ServerSeedPart } from '@svc/contract';
 export { Ed25519ThresholdSigner, type AuthedPoster } from './threshold/ed25519-threshold-signer.js';
 export { Secp256k1ThresholdSigner, type EcdsaSignStep } from './threshold/secp256k1-threshold-signer.js';
 export { PresignaturePool, type PresignatureSource, type PresignaturePoolOptions } from './threshold/presignature-pool.js';

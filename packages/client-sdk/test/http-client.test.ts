@@ -18,6 +18,8 @@ const routes = [
     summary: 'check (public apart from the API key)',
     guards: [keyGuard],
     body: { email: field.email() },
+    errors: ['INVALID_API_KEY'],
+    response: { type: 'object', properties: { exists: { type: 'boolean' }, email: { type: 'string' } } },
     handler: (req) => ({ exists: false, email: req.body.email }),
   }),
   defineRoute({
@@ -25,6 +27,8 @@ const routes = [
     path: '/tss/v1/whoami',
     summary: 'needs the user JWT',
     guards: [keyGuard, jwtGuard('user', jwt)],
+    errors: ['INVALID_API_KEY', 'FORBIDDEN'],
+    response: { type: 'object', properties: { sub: { type: 'string' } } },
     handler: (_req, res) => ({ sub: authClaims(res).sub }),
   }),
   defineRoute({
@@ -32,6 +36,7 @@ const routes = [
     path: '/tss/v1/user/signin',
     summary: 'spec error',
     guards: [keyGuard],
+    errors: ['INVALID_API_KEY', 'USER_NOT_FOUND'],
     handler: () => {
       throw new AppError('USER_NOT_FOUND', 'User not found');
     },
@@ -41,6 +46,7 @@ const routes = [
     path: '/tss/v1/nothing',
     summary: 'success without data',
     guards: [keyGuard],
+    errors: ['INVALID_API_KEY'],
     handler: () => null,
   }),
 ];

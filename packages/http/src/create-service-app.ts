@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { requestId, requestLog } from './request-context.js';
+import { observing } from './response-observer.js';
 import type { Guard, JsonSchema, RouteDef } from './route.js';
 import { validatorFor } from './validation.js';
 
@@ -91,7 +92,7 @@ function mountRoute(app: Express, route: RouteDef, json: RequestHandler): void {
     if (!res.headersSent) res.status(route.status ?? 200).json(success(data));
   };
   const middleware = tokenFirst(route.guards ?? []).map((g) => g.middleware);
-  app[route.method](route.path, json, ...middleware, ...(route.before ?? []), validatorFor(route), handler);
+  app[route.method](route.path, observing(route), json, ...middleware, ...(route.before ?? []), validatorFor(route), handler);
 }
 
 /**

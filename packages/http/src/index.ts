@@ -1,6 +1,7 @@
 export { createServiceApp, JSON_BODY_LIMIT, type ServiceApp, type ServiceAppOptions } from './create-service-app.js';
-export { defineRoute, type RouteDef, type Guard, type JsonSchema, type HttpMethod } from './route.js';
-export { buildOpenApi, toOpenApiPath, requestBodySchemaOf } from './openapi.js';
+export { defineRoute, bindRoute, type RouteDef, type RouteImpl, type Guard, type JsonSchema, type HttpMethod } from './route.js';
+export { buildOpenApi, toOpenApiPath, documentedErrors } from './openapi.js';
+export { requestBodySchemaOf, type RouteContract } from '@svc/contract';
 export { field, type Field, type Fields, type Message, type Presence, type StringOptions } from './fields.js';
 export { validatorFor } from './validation.js';
 export { createLogger, type Logger } from './logger.js';

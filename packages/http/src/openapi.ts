@@ -1,4 +1,5 @@
-import { ERROR_STATUS } from '@svc/envelope';
+import { requestBodySchemaOf } from '@svc/contract';
+import { ERROR_STATUS, type ErrorCode } from '@svc/envelope';
 import type { Fields } from './fields.js';
 import type { JsonSchema, RouteDef } from './route.js';
 
@@ -64,15 +65,6 @@ function operationOf(route: RouteDef): JsonSchema {
   return op;
 }
 
-/** The documented request body of a route: `bodySchema` when given, else built from its rules and `bodyDocs`. */
-export function requestBodySchemaOf(route: RouteDef): JsonSchema | undefined {
-  if (route.bodySchema) return route.bodySchema;
-  if (!route.body && !route.bodyDocs) return undefined;
-  const schema = objectSchemaOf(route.body ?? {}, route.exactBody !== false);
-  Object.assign(schema.properties as Record<string, JsonSchema>, route.bodyDocs ?? {});
-  return schema;
-}
-
 function responsesOf(route: RouteDef): JsonSchema {
   const responses: Record<string, JsonSchema> = {
     [String(route.status ?? 200)]: {
@@ -88,11 +80,8 @@ function responsesOf(route: RouteDef): JsonSchema {
       },
     },
   };
-  const codes = new Set(route.errors ?? []);
-  if (route.body || route.query || route.params) codes.add('INVALID_REQUEST');
-  if (route.guards?.length) codes.add('UNAUTHORIZED');
   const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
+  for (const code of documentedErrors(route)) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -105,6 +94,14 @@ function responsesOf(route: RouteDef): JsonSchema {
   return responses;
 }
 
+/** The error codes a route's document lists: its own, and those its fields and guards imply. */
+export function documentedErrors(route: RouteDef): Set<ErrorCode> {
+  const codes = new Set(route.errors ?? []);
+  if (route.body || route.query || route.params) codes.add('INVALID_REQUEST');
+  if (route.guards?.length) codes.add('UNAUTHORIZED');
+  return codes;
+}
+
 function parametersOf(fields: Fields | undefined, location: 'path' | 'query'): JsonSchema[] {
   return Object.entries(fields ?? {}).map(([name, f]) => ({
     name,
@@ -112,34 +109,4 @@ function parametersOf(fields: Fields | undefined, location: 'path' | 'query'): J
     required: location === 'path' || f.presence === 'required',
     schema: f.schema,
   }));
-}
-
-/** Builds a nested object schema from dotted field paths (`a.b`, `items.*.name`). */
-function objectSchemaOf(fields: Fields, exact: boolean): JsonSchema {
-  const root: JsonSchema = { type: 'object', properties: {}, required: [] };
-  if (exact) root.additionalProperties = false;
-  for (const [path, f] of Object.entries(fields)) {
-    const optional = f.presence !== 'required';
-    const parts = path.split('.');
-    let node = root;
-    parts.forEach((part, i) => {
-      const last = i === parts.length - 1;
-      const schema = last ? f.schema : { type: parts[i + 1] === '*' ? 'array' : 'object' };
-      if (part === '*') {
-        node.items = { ...(node.items as JsonSchema | undefined), ...schema };
-        node = node.items as JsonSchema;
-        return;
-      }
-      const props = (node.properties ??= {}) as Record<string, JsonSchema>;
-      // A parent declared as a field keeps its own type; its children only add properties.
-      props[part] = last ? { ...props[part], ...schema } : { ...schema, ...props[part] };
-      // A required child makes every parent on its path required too (it cannot exist without them).
-      if (!optional) {
-        const required = (node.required ??= []) as string[];
-        if (!required.includes(part)) required.push(part);
-      }
-      node = props[part];
-    });
-  }
-  return root;
 }

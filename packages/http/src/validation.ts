@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { buildCheckFunction, validationResult, type Location } from 'express-validator';
 import { AppError } from '@svc/envelope';
-import type { Fields } from './fields.js';
+import { buildChain, type Fields } from './fields.js';
 import type { RouteDef } from './route.js';
 import { fieldTree, unknownKeys } from './unknown-fields.js';
 
@@ -19,7 +19,7 @@ export function validatorFor(route: RouteDef): RequestHandler {
   ];
   const chains = buckets.flatMap(([location, fields]) => {
     const check = buildCheckFunction([location]);
-    return Object.entries(fields ?? {}).map(([path, f]) => f.build(check(path), location));
+    return Object.entries(fields ?? {}).map(([path, f]) => buildChain(f, check(path), location));
   });
   const exact = route.exactBody !== false && route.body ? fieldTree(Object.keys(route.body)) : undefined;
   const wantsBody = route.body !== undefined && route.contentType !== 'multipart/form-data';

@@ -1,3 +1,4 @@
+import type { NodeInfo, StoredKeyShare } from '@svc/contract';
 import { KEYSHARE_PATHS, type Curve } from './protocol.js';
 import type { IdTokenSession } from './session.js';
 
@@ -22,13 +23,8 @@ export class KeyshareNodeError extends Error {
   }
 }
 
-export interface NodeInfo {
-  name: string;
-  public_url: string;
-  identity_public_key: string;
-  x_coordinate: number;
-  protocol: string;
-}
+/** GET /keyshare/v1/info's answer, as its contract declares it. */
+export type { NodeInfo };
 
 export interface WalletRef {
   curve: Curve;
@@ -77,7 +73,7 @@ export class KeyshareNodeClient {
   }
 
   /** The caller's share of a wallet (hex). */
-  async fetchShare(session: IdTokenSession, wallet: WalletRef): Promise<{ share_id: string; share: string }> {
+  async fetchShare(session: IdTokenSession, wallet: WalletRef): Promise<StoredKeyShare> {
     return this.send('POST', KEYSHARE_PATHS.keyshare, { curve_type: wallet.curve, public_key: wallet.publicKey }, session);
   }
 

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { keyshareNode } from '@svc/contract';
 import { toHex } from '@svc/crypto';
 
 /**
@@ -8,12 +9,13 @@ import { toHex } from '@svc/crypto';
  * cannot drift apart. Documented in docs/keyshare.md.
  */
 
+/** The paths of the node's routes, from their contracts (@svc/contract `keyshareNode`). */
 export const KEYSHARE_PATHS = {
-  commit: '/commit/v1/id-token',
-  register: '/keyshare/v1/register',
-  keyshare: '/keyshare/v1/keyshare',
-  check: '/keyshare/v1/check',
-  info: '/keyshare/v1/info',
+  commit: keyshareNode.commitIdToken.path,
+  register: keyshareNode.keyshareRegister.path,
+  keyshare: keyshareNode.keyshareFetch.path,
+  check: keyshareNode.keyshareCheck.path,
+  info: keyshareNode.nodeInfo.path,
 } as const;
 
 /** Headers of a signed request (besides `Authorization: Bearer <ID token>`). */
@@ -33,11 +35,8 @@ export const TIMESTAMP_PATTERN = /^[1-9][0-9]{0,15}$/;
 /** Ed25519 signature: 64 bytes, lowercase hex. */
 export const SIGNATURE_PATTERN = /^[0-9a-f]{128}$/;
 
-export type Curve = 'secp256k1' | 'ed25519';
-export const CURVES: readonly Curve[] = ['secp256k1', 'ed25519'];
-
-/** Public key length in bytes per curve (compressed SEC1 for secp256k1, RFC 8032 for ed25519). */
-export const PUBLIC_KEY_BYTES: Record<Curve, number> = { secp256k1: 33, ed25519: 32 };
+/** The curves, and their public key lengths, the node's request fields accept. */
+export { CURVES, PUBLIC_KEY_BYTES, type Curve } from '@svc/contract';
 
 export interface SignedRequestFields {
   /** The node the request is for: a request signed for one node is refused by every other. */

@@ -15,11 +15,18 @@ export interface KeyshareNodeMeta {
   node_status?: NodeStatus;
 }
 
+/**
+ * reshare_reasons: UNRECOVERABLE_NODE_DATA_LOSS is the spec's; MISSING_NODE_BACKUP is ours: a
+ * node that answers it holds no share of an existing wallet and never confirmed one (it was
+ * down at keygen, or was added later). Both are repaired the same way (heal, then user/reshare).
+ */
+export type ReshareReason = 'UNRECOVERABLE_NODE_DATA_LOSS' | 'MISSING_NODE_BACKUP';
+
 /** keyshare_node_meta and the reshare flags of the user check result (spec §2, §3). */
 export interface KeyshareCheck {
   keyshare_node_meta: { threshold: number; nodes: KeyshareNodeMeta[] };
   needs_reshare: boolean;
-  reshare_reasons?: string[];
+  reshare_reasons?: ReshareReason[];
   active_nodes_below_threshold: boolean;
 }
 

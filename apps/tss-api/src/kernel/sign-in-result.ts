@@ -1,19 +1,10 @@
 import type { ServiceJwt } from '@svc/auth';
+import type { SignInResult } from '@svc/contract';
 import { AppError } from '@svc/envelope';
 import type { UserWithWallets } from './users-repo.js';
 
-export interface SignInResult {
-  token: string;
-  user: {
-    email: string;
-    wallet_id: string;
-    public_key: string;
-    user_id: string;
-    auth_type: string;
-    /** Every wallet of the user, one per curve (the spec's wallet_id/public_key is the primary one). */
-    wallets: { curve: string; wallet_id: string; public_key: string }[];
-  };
-}
+/** Spec §2 sign-in result: the type of its contract's response schema. */
+export type { SignInResult };
 
 /** The wallet the spec's single user.wallet_id names: the secp256k1 one when present, else Ed25519. */
 export function primaryWallet(user: UserWithWallets) {
@@ -41,34 +32,3 @@ export function signInResult(jwt: ServiceJwt, user: UserWithWallets): SignInResu
     },
   };
 }
-
-export const SIGN_IN_RESULT_SCHEMA = {
-  type: 'object',
-  required: ['token', 'user'],
-  properties: {
-    token: { type: 'string', description: 'Service JWT (HS256, audience svc:user, lifetime JWT_EXPIRES_IN)' },
-    user: {
-      type: 'object',
-      required: ['email', 'wallet_id', 'public_key', 'user_id', 'auth_type', 'wallets'],
-      properties: {
-        email: { type: 'string', description: 'Verified email, or `<id>@<provider>.invalid` for providers without one (Telegram, X)' },
-        wallet_id: { type: 'string', format: 'uuid', description: 'Primary wallet: secp256k1 when present, else ed25519' },
-        public_key: { type: 'string', description: 'Hex public key of the primary wallet' },
-        user_id: { type: 'string', format: 'uuid' },
-        auth_type: { type: 'string', enum: ['EMAIL', 'GOOGLE', 'APPLE', 'X', 'DISCORD', 'TELEGRAM', 'OIDC'] },
-        wallets: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['curve', 'wallet_id', 'public_key'],
-            properties: {
-              curve: { type: 'string', enum: ['ed25519', 'secp256k1'] },
-              wallet_id: { type: 'string', format: 'uuid' },
-              public_key: { type: 'string', description: 'Hex: 32-byte RFC 8032 key (ed25519) or 33-byte compressed SEC1 (secp256k1)' },
-            },
-          },
-        },
-      },
-    },
-  },
-};

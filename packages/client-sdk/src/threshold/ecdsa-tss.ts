@@ -10,6 +10,7 @@ import {
   type Presignature,
   type Triple,
 } from '@svc/crypto';
+import { tssApi } from '@svc/contract';
 import { SvcError, isSvcError } from '../errors.js';
 import type { Secp256k1RawSignature } from '../signers.js';
 import { asSvcError } from '../wallet/protocol-errors.js';
@@ -38,7 +39,7 @@ interface StepReply {
 
 /** Best effort: a session we will not finish should not wait for its TTL. */
 async function abort(api: AuthedPoster, sessionId: string | undefined): Promise<void> {
-  if (sessionId) await api.post('/tss/v1/session/abort', { session_id: sessionId }).catch(() => undefined);
+  if (sessionId) await api.post(tssApi.sessionAbort.path, { session_id: sessionId }).catch(() => undefined);
 }
 
 /** A server answer our state machine refused: abort the session, report PROTOCOL_ERROR. */
@@ -59,7 +60,7 @@ export async function generateTriples(api: AuthedPoster, count: number): Promise
   let outgoing: unknown = start.outgoing;
   let sessionId: string | undefined;
   for (let step = 1; ; step++) {
-    const reply = await api.post<StepReply>('/tss/v1/triples', { ...(sessionId ? { session_id: sessionId } : {}), msg: outgoing });
+    const reply = await api.post<StepReply>(tssApi.ecdsaTriples.path, { ...(sessionId ? { session_id: sessionId } : {}), msg: outgoing });
     sessionId = sessionOf(reply, `triples/${step}`);
     let next;
     try {
@@ -78,7 +79,7 @@ export async function presign(api: AuthedPoster, keyShare: EcdsaKeyShare, triple
   const pairs: [Triple, Triple][] = [];
   for (let i = 0; i + 1 < triples.length; i += 2) pairs.push([triples[i]!, triples[i + 1]!]);
   const start = presignClientStart({ keyShare, triples: pairs });
-  const r1 = await api.post<StepReply>('/tss/v1/presign', { msg: start.outgoing });
+  const r1 = await api.post<StepReply>(tssApi.ecdsaPresign.path, { msg: start.outgoing });
   const sessionId = sessionOf(r1, 'presign/1');
   let s1;
   try {
@@ -87,7 +88,7 @@ export async function presign(api: AuthedPoster, keyShare: EcdsaKeyShare, triple
   } catch (err) {
     return refused(api, sessionId, 'presign/1 answer refused', err);
   }
-  const r2 = await api.post<StepReply>('/tss/v1/presign', { session_id: sessionId, msg: s1.outgoing });
+  const r2 = await api.post<StepReply>(tssApi.ecdsaPresign.path, { session_id: sessionId, msg: s1.outgoing });
   try {
     const s2 = presignClientStep(s1.state, r2.msg);
     if (!s2.done) throw new SvcError('PROTOCOL_ERROR', 'presign did not end after two steps');
@@ -119,7 +120,7 @@ export function ecdsaPresignatureProducer(api: AuthedPoster, keyShare: () => Pro
       return await once(count);
     } catch (err) {
       if (!isSvcError(err, 'PRESIGNATURE_POOL_FULL') || options.holdsPresignatures()) throw err;
-      await api.post('/tss/v1/presign/discard', {});
+      await api.post(tssApi.ecdsaPresignDiscard.path, {});
       return once(count);
     }
   };
@@ -148,7 +149,7 @@ export const tssEcdsaSignStep = (api: AuthedPoster): EcdsaSignStep<PooledPresign
     } catch (err) {
       throw asSvcError(err, 'the pooled presignature is unusable');
     }
-    const reply = await api.post<{ session_id?: unknown; msgs_0?: { big_r?: unknown }; sign_output?: SignOutput | null }>('/tss/v1/sign', {
+    const reply = await api.post<{ session_id?: unknown; msgs_0?: { big_r?: unknown }; sign_output?: SignOutput | null }>(tssApi.signCompletion.path, {
       msg: Array.from(hash32),
       msgs_1: { presignature_id: pooled.id, signature_share: share.signature_share },
     });

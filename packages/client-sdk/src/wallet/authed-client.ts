@@ -1,7 +1,7 @@
 import { SvcError, isSvcError } from '../errors.js';
 import type { HttpClient } from '../http/http-client.js';
 import { readJwtClaims } from './jwt-claims.js';
-import type { SignInResult } from './tss-api-types.js';
+import { tssApi, type SignInResult } from '@svc/contract';
 
 export interface AuthedClientOptions {
   /** Refresh this many seconds before the JWT's exp (default 60). */
@@ -60,7 +60,7 @@ export class AuthedClient {
    */
   refresh(): Promise<SignInResult> {
     this.refreshing ??= (async () => {
-      const result = await this.http.post<SignInResult>('/tss/v1/user/signin_silently', undefined, { bearer: this.requireToken() });
+      const result = await this.http.post<SignInResult>(tssApi.userSigninSilently.path, undefined, { bearer: this.requireToken() });
       this.setToken(result);
       return result;
     })().finally(() => {

@@ -9,7 +9,7 @@ import {
   type PublicKeyPackage,
 } from '@svc/crypto';
 import { SvcError } from '../errors.js';
-import type { Curve } from './tss-api-types.js';
+import type { Curve } from '@svc/contract';
 
 /*
  * What the device keeps per wallet (serialised as JSON into the app's ShareStorage): the

@@ -33,7 +33,7 @@ import {
 import { EcdsaPools, type EcdsaWiring } from './ecdsa-pools.js';
 import { readJwtClaims } from './jwt-claims.js';
 import { withSvcErrors } from './protocol-errors.js';
-import type { Curve, ServerSeedPart, SignInResult, UserCheckResult, WalletInfo } from './tss-api-types.js';
+import { tssApi, type Curve, type ServerSeedPart, type SignInResult, type UserCheckResult, type WalletInfo } from '@svc/contract';
 
 export interface SvcWalletOptions {
   /** The gateway, e.g. https://wallet.example.com. */
@@ -128,12 +128,12 @@ export class SvcWallet {
 
   /** Email login, step 1: the service mails a one-time code. */
   async requestEmailCode(email: string): Promise<void> {
-    await this.http.post('/tss/v1/user/email/request_code', { email });
+    await this.http.post(tssApi.emailRequestCode.path, { email });
   }
 
   /** Email login, step 2: the code for an ID token (then pass it to signIn). */
   async verifyEmailCode(email: string, code: string): Promise<string> {
-    const data = await this.http.post<{ id_token: string }>('/tss/v1/user/email/verify_code', { email, code });
+    const data = await this.http.post<{ id_token: string }>(tssApi.emailVerifyCode.path, { email, code });
     return data.id_token;
   }
 
@@ -164,7 +164,7 @@ export class SvcWallet {
 
     let result: SignInResult;
     try {
-      result = await this.http.post<SignInResult>('/tss/v1/user/signin', undefined, { bearer: idToken });
+      result = await this.http.post<SignInResult>(tssApi.userSignin.path, undefined, { bearer: idToken });
     } catch (err) {
       if (isSvcError(err, 'USER_NOT_FOUND') || isSvcError(err, 'WALLET_NOT_FOUND')) return { status: 'needs_keygen' };
       throw err;
@@ -195,7 +195,7 @@ export class SvcWallet {
   /** user/check for the signed-in account (the nodes' state of its wallets). */
   async checkNodes(): Promise<UserCheckResult> {
     const user = this.requireAccount();
-    return this.http.post<UserCheckResult>('/tss/v1/user/check', { email: user.email, auth_type: user.auth_type });
+    return this.http.post<UserCheckResult>(tssApi.userCheck.path, { email: user.email, auth_type: user.auth_type });
   }
 
   // ---- keygen -----------------------------------------------------------------------------
@@ -222,7 +222,7 @@ export class SvcWallet {
         userPart.fill(0);
         serverPart.fill(0);
       }
-      const result = await this.http.post<SignInResult>('/tss/v1/keygen', body, { bearer: id.session.idToken });
+      const result = await this.http.post<SignInResult>(tssApi.keygen.path, body, { bearer: id.session.idToken });
       for (const key of dealt) {
         const wallet = this.walletOf(result.user.wallets, key.curve);
         if (wallet.public_key !== toHex(key.publicKey)) {
@@ -330,7 +330,7 @@ export class SvcWallet {
         const missing = lost.filter((name) => !resharedKeyShares.some((r) => r.name === name));
         throw new SvcError('KEYSHARE_ERROR', `healing the ${wallet.curve} backup: ${missing.join(', ')} refused the new share`);
       }
-      await this.http.post('/tss/v1/user/reshare', { public_key: wallet.public_key, reshared_key_shares: resharedKeyShares }, { bearer: id.session.idToken });
+      await this.http.post(tssApi.userReshare.path, { public_key: wallet.public_key, reshared_key_shares: resharedKeyShares }, { bearer: id.session.idToken });
       for (const r of resharedKeyShares) healed.add(r.name);
     }
     return [...healed];
@@ -366,7 +366,7 @@ export class SvcWallet {
   private async recoverSeeds(): Promise<{ wallet: WalletInfo; seed: Uint8Array; userPartDigest: string }[]> {
     const id = this.requireIdSession();
     const account = this.requireAccount();
-    const parts = await this.http.post<{ wallets: ServerSeedPart[] }>('/tss/v1/user/seed_parts', undefined, { bearer: id.session.idToken });
+    const parts = await this.http.post<{ wallets: ServerSeedPart[] }>(tssApi.userSeedParts.path, undefined, { bearer: id.session.idToken });
     const seeds: { wallet: WalletInfo; seed: Uint8Array; userPartDigest: string }[] = [];
     for (const wallet of account.wallets) {
       const part = parts.wallets.find((p) => p.curve === wallet.curve && p.wallet_id === wallet.wallet_id);
@@ -389,7 +389,7 @@ export class SvcWallet {
     const stored = await this.storage.get(shareStorageKey(wallet.wallet_id, wallet.curve));
     const digest = stored ? parseShare(stored, wallet.curve).user_part_sha256 : undefined;
     if (digest) return expectSha256(fromHex(digest, 'user_part_sha256', 32));
-    const parts = await this.http.post<{ wallets: ServerSeedPart[] }>('/tss/v1/user/seed_parts', undefined, { bearer: this.requireIdSession().session.idToken });
+    const parts = await this.http.post<{ wallets: ServerSeedPart[] }>(tssApi.userSeedParts.path, undefined, { bearer: this.requireIdSession().session.idToken });
     const part = parts.wallets.find((p) => p.wallet_id === wallet.wallet_id);
     if (!part) throw new SvcError('PROTOCOL_ERROR', `no server seed part for the ${wallet.curve} wallet`);
     return expectWalletKey(wallet.curve, wallet.public_key, fromHex(part.seed_part, 'seed_part'));
@@ -400,7 +400,7 @@ export class SvcWallet {
     let threshold = this.options.keyshareThreshold;
     if (!refs) {
       if (!email) throw new SvcError('INVALID_ARGUMENT', 'this ID token carries no email: configure keyshareNodes');
-      const meta = (await this.http.post<UserCheckResult>('/tss/v1/user/check', { email })).keyshare_node_meta;
+      const meta = (await this.http.post<UserCheckResult>(tssApi.userCheck.path, { email })).keyshare_node_meta;
       refs = meta.nodes.map((n) => ({ name: n.name, endpoint: n.endpoint }));
       threshold ??= meta.threshold;
     }

@@ -33,7 +33,7 @@ export interface PresignConfig {
 
 export interface PresignStepResponse {
   session_id: string;
-  msg: unknown;
+  msg: object | null;
   done: boolean;
   /** After the last step: the pool ids of the new presignatures, element i for protocol index i. */
   presignature_ids?: string[];

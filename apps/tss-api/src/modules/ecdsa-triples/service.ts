@@ -28,7 +28,7 @@ export interface TriplesConfig {
 export interface StepResponse {
   session_id: string;
   /** The server's outgoing wire message (triples/N-reply, presign/N-reply). */
-  msg: unknown;
+  msg: object | null;
   /** True when the server finished: its outputs are in the pool. */
   done: boolean;
 }

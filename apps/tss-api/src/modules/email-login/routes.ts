@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { defineRoute, field, type Guard, type RateLimitOptions, type RouteDef } from '@svc/http';
+import { tssApi } from '@svc/contract';
+import { bindRoute, type Guard, type RateLimitOptions, type RouteDef } from '@svc/http';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
 import { normalizeEmail, type EmailLoginService } from './service.js';
 
@@ -9,8 +10,6 @@ export interface EmailLoginRouteOptions {
   /** Builds a limit counted where every replica counts (src/rate-limits.ts sharedRateLimit). */
   sharedLimit: (options: Omit<RateLimitOptions, 'store'>) => Guard;
 }
-
-const emailRule = field.email({ max: 254 });
 
 const emailKey = (req: Request) => {
   const email: unknown = (req.body as Record<string, unknown> | undefined)?.email;
@@ -33,56 +32,20 @@ export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdToke
     claims_supported: ['sub', 'email', 'email_verified', 'iss', 'aud', 'exp', 'iat', 'jti'],
   };
   return [
-    defineRoute({
-      method: 'post',
-      path: '/tss/v1/user/email/request_code',
-      summary: 'Email login, step 1: mail a one-time code to the address',
-      description:
-        'Sends a 6-digit code by email. It expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5) and only the latest code ' +
-        'of an address works. Rate limited per address and per client.',
-      tags: ['user'],
+    bindRoute(tssApi.emailRequestCode, {
       guards: [perIpLimit, perEmailLimit],
-      body: { email: emailRule },
-      errors: ['RATE_LIMITED'],
-      response: { type: 'object', required: ['expires_at'], properties: { expires_at: { type: 'string', format: 'date-time' } } },
-      handler: (req) => service.requestCode(req.body.email as string),
+      handler: (req) => service.requestCode(req.body.email),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/tss/v1/user/email/verify_code',
-      summary: 'Email login, step 2: trade the code for an ID token',
-      description:
-        'Returns an ID token (JWT signed by the service, issuer `<PUBLIC_URL>/tss/v1`, keys at /tss/v1/.well-known/jwks.json) to use as ' +
-        '`Authorization: Bearer <id_token>` on user/signin, keygen and the key share nodes. A code works once; after ' +
-        'EMAIL_CODE_MAX_ATTEMPTS (default 5) wrong tries it is dead.',
-      tags: ['user'],
+    bindRoute(tssApi.emailVerifyCode, {
       guards: [perIpLimit, verifyPerEmail],
-      body: {
-        email: emailRule,
-        code: field.string({ pattern: /^[0-9]{6}$/, message: 'code must be 6 digits' }),
-      },
-      errors: ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
-      response: {
-        type: 'object',
-        required: ['id_token', 'expires_at'],
-        properties: { id_token: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
-      },
-      handler: (req) => service.verifyCode(req.body.email as string, req.body.code as string),
+      handler: (req) => service.verifyCode(req.body.email, req.body.code),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/tss/v1/.well-known/jwks.json',
-      summary: 'Public keys of the email login ID tokens (plain JWKS, not the envelope)',
-      tags: ['user'],
+    bindRoute(tssApi.emailJwks, {
       handler: (_req, res) => {
         res.set('cache-control', 'public, max-age=300').json(issuer.jwks);
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/tss/v1/.well-known/openid-configuration',
-      summary: 'OIDC discovery document of the email login issuer (plain JSON, not the envelope)',
-      tags: ['user'],
+    bindRoute(tssApi.emailOpenidConfiguration, {
       handler: (_req, res) => {
         res.set('cache-control', 'public, max-age=300').json(discovery);
       },

@@ -1,7 +1,7 @@
 import type { VerifiedIdentity } from '@svc/auth';
 import { AppError } from '@svc/envelope';
 import type { IdTokenWitness } from '../../kernel/id-token-witness.js';
-import type { BackedUpWallet, KeyshareCheck, KeyshareNodeMeta, WalletStatus } from '../../kernel/key-share-backups.js';
+import type { BackedUpWallet, KeyshareCheck, KeyshareNodeMeta, ReshareReason, WalletStatus } from '../../kernel/key-share-backups.js';
 import type { UsersRepo } from '../../kernel/users-repo.js';
 import { httpNodeProbe, type NodeProbe, type ProbeResult } from './node-probe.js';
 import type { KeyshareRepo, NodeRow } from './repo.js';
@@ -29,13 +29,6 @@ function combine(statuses: WalletStatus[]): WalletStatus {
   if (statuses.includes('UNRECOVERABLE_DATA_LOSS')) return 'UNRECOVERABLE_DATA_LOSS';
   return statuses.length > 0 && statuses.every((s) => s === 'ACTIVE') ? 'ACTIVE' : 'NOT_REGISTERED';
 }
-
-/**
- * reshare_reasons: UNRECOVERABLE_NODE_DATA_LOSS is the spec's; MISSING_NODE_BACKUP is ours: a
- * node that answers it holds no share of an existing wallet and never confirmed one (it was
- * down at keygen, or was added later). Both are repaired the same way (heal, then user/reshare).
- */
-export type ReshareReason = 'UNRECOVERABLE_NODE_DATA_LOSS' | 'MISSING_NODE_BACKUP';
 
 const sameEndpoint = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 

@@ -1,13 +1,13 @@
 import type { VerifiedIdentity } from '@svc/auth';
+import type { ResponseOf, tssApi } from '@svc/contract';
 import { toHex } from '@svc/crypto';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { seedPartAad } from '../../kernel/wallet-secrets.js';
 import type { RecoveryRepo } from './repo.js';
 
-export interface SeedPartsResult {
-  wallets: { curve: string; wallet_id: string; public_key: string; seed_part: string }[];
-}
+/** The answer of user/seed_parts, as its contract declares it. */
+export type SeedPartsResult = ResponseOf<typeof tssApi.userSeedParts>;
 
 /**
  * Recovery on a new device and key export (docs/architecture.md, Keygen, backup and recovery): the client rebuilds each seed

@@ -1,10 +1,11 @@
 import { authClaims } from '@svc/auth';
-import { AppError, type ErrorCode } from '@svc/envelope';
-import { defineRoute, requestBodySchemaOf, validatorFor, type RouteDef } from '@svc/http';
+import { AppError } from '@svc/envelope';
+import { tssApi, type ResponseOf } from '@svc/contract';
+import { bindRoute, validatorFor, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../kernel/guards.js';
 import type { SessionsService } from '../../kernel/sessions/service.js';
 
-export const SIGN_PATH = '/tss/v1/sign';
+export const SIGN_PATH = tssApi.signCompletion.path;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -41,28 +42,13 @@ export function signCompletionRoute(variants: SignCompletionVariants, sessions: 
     throw new AppError('SESSION_NOT_FOUND', 'Session not found');
   }
 
-  const errors = [...new Set<ErrorCode>(['SESSION_NOT_FOUND', ...all.flatMap((r) => r.errors ?? [])])];
-  return defineRoute({
-    method: 'post',
-    path: SIGN_PATH,
-    summary: 'Complete an ECDSA or an Ed25519 signature',
-    description:
-      'One path for the three ways a signature is completed, told apart by `session_id`. Without it (omitted or null): ECDSA in one ' +
-      'call, the body of /tss/v1/sign/step1 with `msgs_1.signature_share` required, answering session_id, msgs_0 and sign_output ' +
-      '{r, s, recovery_id}. With the session_id of an Ed25519 session (from /tss/v2/sign_ed25519/round1): round 2, body {session_id, ' +
-      'commitment1}, answering {signature_share0}; the client aggregates the 64-byte signature. With the session_id of an ECDSA sign ' +
-      'session (from /tss/v1/sign/step1): step 2, body {session_id, msg, msgs_1: {signature_share}}, answering {session_id, sign_output}. ' +
-      'Each form is checked and answered exactly as on /tss/v2/sign_ed25519/round2 and /tss/v1/sign/step2. A session_id that is no ' +
-      'signing session of the caller: 404 SESSION_NOT_FOUND.',
-    tags: ['signing'],
+  return bindRoute(tssApi.signCompletion, {
     guards: [guards.apiKey, guards.userJwt],
-    bodySchema: { oneOf: all.map((route) => requestBodySchemaOf(route) ?? { type: 'object' }) },
-    errors,
-    response: { oneOf: all.map((route) => route.response ?? { type: 'null' }) },
     handler: async (req, res) => {
       const variant = await variantOf(req.body, authClaims(res).sub);
       await validators.get(variant)!(req, res, () => undefined);
-      return variant.handler(req, res);
+      // Each variant is bound to its own contract, whose answer is one of this one's.
+      return variant.handler(req, res) as Promise<ResponseOf<typeof tssApi.signCompletion>>;
     },
   });
 }

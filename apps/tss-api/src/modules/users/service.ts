@@ -36,7 +36,7 @@ export function usersService(repo: UsersRepo, keyshare: KeyShareBackups, jwt: Se
     },
 
     /** Revokes the caller's token on every replica (it stays revoked until it could no longer be refreshed anyway). */
-    async signout(claims: ServiceClaims): Promise<{ message: string }> {
+    async signout(claims: ServiceClaims): Promise<{ message: 'Signed out' }> {
       await revocation.revoke(claims, options.silentRefreshWindowSeconds);
       return { message: 'Signed out' };
     },

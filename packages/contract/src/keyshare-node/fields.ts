@@ -1,7 +1,12 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { field, type Field, type Fields } from '@svc/http';
-import { CURVES, PUBLIC_KEY_BYTES, type Curve } from '@svc/keyshare-client';
+import { field, type Field } from '../fields.js';
+import type { Curve } from '../tss-api/types.js';
+
+export const CURVES: readonly Curve[] = ['secp256k1', 'ed25519'];
+
+/** Public key length in bytes per curve (compressed SEC1 for secp256k1, RFC 8032 for ed25519). */
+export const PUBLIC_KEY_BYTES: Record<Curve, number> = { secp256k1: 33, ed25519: 32 };
 
 /** Largest share accepted: a seed part share is 34 bytes; this leaves room for other secrets. */
 export const MAX_SHARE_BYTES = 512;
@@ -21,14 +26,12 @@ export function isValidPublicKey(curve: unknown, value: unknown): boolean {
 }
 
 /** The wallet fields every key share route takes. */
-export const walletFields: Fields = {
+export const walletFields = {
   curve_type: field.oneOf(CURVES),
-  public_key: field
-    .string({ typeMessage: 'Invalid public key' })
-    .check<string>((value, req) => isValidPublicKey((req.body as Record<string, unknown>).curve_type, value), 'Invalid public key'),
+  public_key: field.string({ typeMessage: 'Invalid public key' }).check<string>((value, body) => isValidPublicKey(body.curve_type, value), 'Invalid public key'),
 };
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** 32 bytes in lowercase hex. */
-export const hex64 = (): Field => field.string({ pattern: HEX64, message: (p) => `${p} must be 32 bytes in lowercase hex`, description: '32 bytes, lowercase hex' });
+export const hex64 = (): Field<string> => field.string({ pattern: HEX64, message: (p) => `${p} must be 32 bytes in lowercase hex`, description: '32 bytes, lowercase hex' });

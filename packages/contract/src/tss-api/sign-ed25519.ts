@@ -1,0 +1,71 @@
+import { field } from '../fields.js';
+import { defineContract } from '../route-contract.js';
+
+/** 64 KiB: far above a Solana transaction (1232 bytes) or a signMessage payload. */
+export const MAX_MSG_BYTES = 65_536;
+
+const COMMITMENT_SCHEMA = {
+  type: 'object',
+  description: 'FROST signing commitments wire object: {v:1, ciphersuite:"FROST-ED25519-SHA512-v1", identifier, hiding, binding} (hex points)',
+  required: ['v', 'ciphersuite', 'identifier', 'hiding', 'binding'],
+  properties: {
+    v: { const: 1 },
+    ciphersuite: { const: 'FROST-ED25519-SHA512-v1' },
+    identifier: { type: 'integer', enum: [1, 2] },
+    hiding: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    binding: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+} as const;
+
+export const ed25519Round1 = defineContract({
+  method: 'post',
+  path: '/tss/v2/sign_ed25519/round1',
+  summary: 'Ed25519 round 1: open a signing session and get the server commitment',
+  description:
+    '`msg` is the message to sign as lowercase hex (1 byte to 64 KiB), e.g. a serialized Solana transaction message. ' +
+    'Returns session_id and commitment0 (identifier 2). The session lives TSS_SESSION_TTL_SECONDS (default 300). ' +
+    'Bearer service JWT and X-API-Key required.',
+  tags: ['signing'],
+  auth: ['apiKey', 'userJwt'],
+  body: {
+    msg: field
+      .string({ min: 2, max: MAX_MSG_BYTES * 2, message: `msg must be 1 to ${MAX_MSG_BYTES} bytes`, typeMessage: 'msg must be a hex string' })
+      .check<string>((v) => /^(?:[0-9a-f]{2})+$/.test(v), 'msg must be lowercase hex of even length'),
+  },
+  errors: ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED'],
+  response: {
+    type: 'object',
+    required: ['session_id', 'commitment0'],
+    properties: { session_id: { type: 'string', format: 'uuid' }, commitment0: COMMITMENT_SCHEMA },
+  },
+});
+
+export const ed25519Round2 = defineContract({
+  method: 'post',
+  path: '/tss/v2/sign_ed25519/round2',
+  summary: 'Ed25519 round 2: send the client commitment, get the server signature share',
+  description:
+    '`commitment1` is the client\u2019s commitments wire object (identifier 1). The server takes its nonces out of the session ' +
+    'atomically before computing signature_share0, so a session yields one share at most: a replay, a concurrent duplicate or a ' +
+    'retry with another commitment1 gets 409 SESSION_STATE_CONSUMED. Another user\u2019s session: 404.',
+  tags: ['signing'],
+  auth: ['apiKey', 'userJwt'],
+  body: {
+    session_id: field.uuid(),
+    commitment1: field.object(),
+  },
+  bodyDocs: { commitment1: COMMITMENT_SCHEMA },
+  errors: ['INVALID_API_KEY', 'FORBIDDEN', 'INVALID_PROTOCOL_MESSAGE', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'SESSION_NOT_ACTIVE', 'SESSION_STATE_CONSUMED'],
+  response: {
+    type: 'object',
+    required: ['signature_share0'],
+    properties: {
+      signature_share0: {
+        type: 'object',
+        description: 'Signature share wire object {v:1, ciphersuite, identifier:2, share} (32-byte scalar, hex)',
+        required: ['v', 'ciphersuite', 'identifier', 'share'],
+        properties: { v: { const: 1 }, ciphersuite: { type: 'string' }, identifier: { const: 2 }, share: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+      },
+    },
+  },
+});
