@@ -1,1 +1,1 @@
-export { default } from '@svc/tooling/eslint';
+export { default } from '@svc/tooling/eslint-app';

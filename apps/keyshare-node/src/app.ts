@@ -1,10 +1,10 @@
 import { databaseUnavailableError } from '@svc/db';
 import { createLogger, createServiceApp, rateLimitGuard, type Logger, type ServiceApp } from '@svc/http';
 import type { ShareCipher } from '@svc/share-cipher';
-import { pingNodeDb, type NodeDb } from './database.js';
+import { pingNodeDb, type NodeDb } from './kernel/database.js';
 import type { KeyshareNodeConfig, RateLimitConfig } from './env.js';
-import type { VerifyIdToken } from './id-token.js';
-import type { NodeIdentity } from './identity.js';
+import type { VerifyIdToken } from './kernel/id-token.js';
+import type { NodeIdentity } from './kernel/identity.js';
 import { CommitRepo } from './modules/commit/repo.js';
 import { commitRoutes } from './modules/commit/routes.js';
 import { CommitService } from './modules/commit/service.js';
@@ -12,9 +12,9 @@ import { KeyShareRepo } from './modules/keyshare/repo.js';
 import { keyshareRoutes } from './modules/keyshare/routes.js';
 import { KeyShareService } from './modules/keyshare/service.js';
 import { nodeInfoRoutes } from './modules/node-info/routes.js';
-import { RequestAuthenticator } from './signed-request/authenticator.js';
-import { signedRequestGuard } from './signed-request/guard.js';
-import { jsonWithRawBody } from './signed-request/raw-body.js';
+import { RequestAuthenticator } from './kernel/signed-request/authenticator.js';
+import { signedRequestGuard } from './kernel/signed-request/guard.js';
+import { jsonWithRawBody } from './kernel/signed-request/raw-body.js';
 
 export interface KeyshareNodeDeps {
   config: KeyshareNodeConfig;

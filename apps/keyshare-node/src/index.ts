@@ -1,9 +1,9 @@
 import { createIdTokenVerifier } from '@svc/auth';
 import { createLogger, listen, onShutdown } from '@svc/http';
 import { createApp } from './app.js';
-import { openNodeDatabase } from './database.js';
+import { openNodeDatabase } from './kernel/database.js';
 import { loadConfig } from './env.js';
-import { loadNodeIdentity } from './identity.js';
+import { loadNodeIdentity } from './kernel/identity.js';
 
 const config = loadConfig(process.env);
 const logger = createLogger(`keyshare-node ${config.nodeName}`, config.logLevel);

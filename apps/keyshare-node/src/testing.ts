@@ -4,10 +4,10 @@ import { generateShareKey } from '@svc/share-cipher';
 import { createLogger, listen, type RunningServer } from '@svc/http';
 import { freePort, startTestServer, type TestServer } from '@svc/db/testing';
 import { createApp } from './app.js';
-import { createNodeDb, KEYSHARE_MIGRATIONS_DIR, type NodeDb } from './database.js';
+import { createNodeDb, KEYSHARE_MIGRATIONS_DIR, type NodeDb } from './kernel/database.js';
 import { loadConfig } from './env.js';
-import type { VerifyIdToken } from './id-token.js';
-import { loadNodeIdentity } from './identity.js';
+import type { VerifyIdToken } from './kernel/id-token.js';
+import { loadNodeIdentity } from './kernel/identity.js';
 
 export interface TestNode {
   name: string;

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { KEYSHARE_MIGRATIONS_DIR, NODE_TABLES } from '../src/database.js';
+import { KEYSHARE_MIGRATIONS_DIR, NODE_TABLES } from '../src/kernel/database.js';
 import { startTestNodes, type TestNodes } from '../src/testing.js';
 
 let nodes: TestNodes;

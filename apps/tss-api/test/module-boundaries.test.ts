@@ -17,7 +17,7 @@ function boundaryErrors(path: string, code: string): string[] {
     .map((m) => (m.ruleId === 'svc/module-boundaries' ? m.messageId! : `${m.ruleId ?? 'parse'}: ${m.message}`));
 }
 
-describe('tss-api module boundaries (lint rule)', () => {
+describe('module boundaries of the apps (lint rule, run through tss-api\u2019s config)', () => {
   it('refuses a module importing a sibling module, in any form', () => {
     expect(boundaryErrors('src/modules/keygen/service.ts', "import { usersService } from '../users/service.js';\nvoid usersService;\n")).toEqual(['siblingModule']);
     expect(boundaryErrors('src/modules/keygen/service.ts', "import type { UsersService } from '../users/service.js';\nexport type X = UsersService;\n")).toEqual(['siblingModule']);
@@ -55,5 +55,9 @@ describe('tss-api module boundaries (lint rule)', () => {
     // Types that name no client (an enum of the schema) and the database's error helpers are fine.
     expect(boundaryErrors('src/modules/users/routes.ts', "import type { AuthType } from '@svc/db';\nexport type A = AuthType;\n")).toEqual([]);
     expect(boundaryErrors('src/modules/keygen/service.ts', "import { isUniqueViolation, type Curve } from '@svc/db';\nexport type C = Curve;\nvoid isUniqueViolation;\n")).toEqual([]);
+    // An app's own generated Prisma client (keyshare-node has one) counts as its @svc/db.
+    expect(boundaryErrors('src/modules/keyshare/service.ts', "import type { PrismaClient } from '../../generated/prisma/client.js';\nexport type D = PrismaClient;\n")).toEqual(['serviceSql']);
+    expect(boundaryErrors('src/modules/keyshare/routes.ts', "import { Prisma } from '../../generated/prisma/client.js';\nvoid Prisma;\n")).toEqual(['routeDatabase']);
+    expect(boundaryErrors('src/modules/keyshare/repo.ts', "import type { Curve, Prisma } from '../../generated/prisma/client.js';\nexport type C = [Curve, Prisma.TransactionClient];\n")).toEqual([]);
   });
 });

@@ -57,6 +57,11 @@ export default {
 
       if (source.startsWith('.')) {
         const target = resolve(dirname(file), source);
+        // An app's own generated Prisma client (keyshare-node's database) is its @svc/db.
+        if (target.startsWith(join(src, 'generated') + sep)) {
+          checkDatabaseImport(node);
+          return;
+        }
         if (target.startsWith(src + sep) && !target.startsWith(ownDir)) {
           if (kernel) report('kernelImportsApp');
           else if (!target.startsWith(kernelDir)) {
@@ -69,12 +74,17 @@ export default {
         return;
       }
 
-      if (source === '@svc/db' && (role === 'routes.ts' || role === 'service.ts')) {
-        const { names, typeOnly } = importedNames(node);
-        const sql = names.find((n) => SQL_NAMES.has(n));
-        if (role === 'service.ts' && sql) report('serviceSql', { name: sql });
-        if (role === 'routes.ts' && (sql || !typeOnly)) report('routeDatabase', { name: sql ?? (names.join(', ') || '*') });
-      }
+      if (source === '@svc/db') checkDatabaseImport(node);
+    }
+
+    /** Routes hold no database and services run no SQL: what they may take of the database's module. */
+    function checkDatabaseImport(node) {
+      if (role !== 'routes.ts' && role !== 'service.ts') return;
+      const report = (messageId, name) => context.report({ node: node.source, messageId, data: { source: node.source.value, name } });
+      const { names, typeOnly } = importedNames(node);
+      const sql = names.find((n) => SQL_NAMES.has(n));
+      if (role === 'service.ts' && sql) report('serviceSql', sql);
+      if (role === 'routes.ts' && (sql || !typeOnly)) report('routeDatabase', sql ?? (names.join(', ') || '*'));
     }
 
     return {

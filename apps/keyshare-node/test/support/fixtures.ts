@@ -2,7 +2,7 @@ import { createIdTokenVerifier } from '@svc/auth';
 import { startOidcIssuer, type LocalOidcIssuer } from '@svc/auth/testing';
 import { toHex } from '@svc/crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import type { VerifyIdToken } from '../../src/id-token.js';
+import type { VerifyIdToken } from '../../src/kernel/id-token.js';
 
 /** A real local OIDC issuer (configured as the Google provider) and the verifier of its tokens. */
 export async function startLogin(): Promise<{ issuer: LocalOidcIssuer; verifyIdToken: VerifyIdToken }> {

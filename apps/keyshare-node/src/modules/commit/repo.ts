@@ -1,4 +1,4 @@
-import type { NodeDb } from '../../database.js';
+import type { NodeDb } from '../../kernel/database.js';
 
 export type CommitOutcome = 'created' | 'same_key' | 'other_key';
 

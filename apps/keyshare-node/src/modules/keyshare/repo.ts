@@ -1,4 +1,4 @@
-import type { NodeDb } from '../../database.js';
+import type { NodeDb } from '../../kernel/database.js';
 import type { Curve, KeyShare, Prisma } from '../../generated/prisma/client.js';
 
 type Tx = Prisma.TransactionClient;

@@ -1,6 +1,6 @@
 import { keyshareNode } from '@svc/contract';
 import { bindRoute, type Guard, type RouteDef } from '@svc/http';
-import { callerOf } from '../../signed-request/guard.js';
+import { callerOf } from '../../kernel/signed-request/guard.js';
 import type { KeyShareService } from './service.js';
 
 export function keyshareRoutes(service: KeyShareService, guards: { signed: Guard; userRateLimit: Guard; checkRateLimit: Guard }): RouteDef[] {

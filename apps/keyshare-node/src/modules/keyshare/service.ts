@@ -4,15 +4,7 @@ import { fromHex, sssNodeXCoordinate, toHex } from '@svc/crypto';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { Curve } from '../../generated/prisma/client.js';
 import type { KeyShareRepo } from './repo.js';
-
-/** Who is asking: the verified ID token's identity, and the signed request's nonce. */
-export interface Caller {
-  authType: string;
-  subject: string;
-  nonce: string;
-  /** When the nonce's timestamp window has passed (the nonce row can be purged then). */
-  nonceExpiresAt: Date;
-}
+import type { Caller } from '../../kernel/caller.js';
 
 export interface WalletKey {
   curve: Curve;

@@ -2,7 +2,7 @@ import { keyshareNode } from '@svc/contract';
 import { sssNodeXCoordinate } from '@svc/crypto';
 import { bindRoute, type Guard, type RouteDef } from '@svc/http';
 import { SIGNED_REQUEST_DOMAIN } from '@svc/keyshare-client';
-import type { NodeIdentity } from '../../identity.js';
+import type { NodeIdentity } from '../../kernel/identity.js';
 
 export function nodeInfoRoutes(node: { name: string; publicUrl: string; identity: NodeIdentity }, rateLimit: Guard): RouteDef[] {
   const info = {

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { poolConfig, prepareDatabase, type CreateDbOptions, type DatabaseConfig } from '@svc/db';
-import { PrismaClient } from './generated/prisma/client.js';
+import { PrismaClient } from '../generated/prisma/client.js';
 
 /** This app's own migrations (never the main database's). */
-export const KEYSHARE_MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const KEYSHARE_MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
 export type NodeDb = PrismaClient;
 

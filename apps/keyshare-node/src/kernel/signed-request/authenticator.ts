@@ -1,9 +1,14 @@
 import { AppError } from '@svc/envelope';
 import { sha256Hex } from '@svc/keyshare-client';
 import type { VerifyIdToken } from '../id-token.js';
-import type { CommitRepo } from '../modules/commit/repo.js';
-import type { Caller } from '../modules/keyshare/service.js';
+import type { Caller } from '../caller.js';
 import { checkRequestSignature, checkSignedRequestShape } from './verify.js';
+
+/** The commits of ID tokens (modules/commit's repository answers; src/app.ts hands it over). */
+export interface LiveCommits {
+  /** The session key committed for this token hash, unless the commit has expired. */
+  findLive(tokenHash: string, now: Date): Promise<string | undefined>;
+}
 
 export interface SignedRequest {
   idToken: string | undefined;
@@ -28,7 +33,7 @@ export class RequestAuthenticator {
     private readonly deps: {
       nodeName: string;
       verifyIdToken: VerifyIdToken;
-      commits: CommitRepo;
+      commits: LiveCommits;
       windowMs: number;
       clock?: () => number;
     },

@@ -3,7 +3,7 @@ import { AppError } from '@svc/envelope';
 import { bearerToken } from '@svc/auth';
 import type { Guard } from '@svc/http';
 import { SIGNED_REQUEST_HEADERS } from '@svc/keyshare-client';
-import type { Caller } from '../modules/keyshare/service.js';
+import type { Caller } from '../caller.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { rawBodyOf } from './raw-body.js';
 
