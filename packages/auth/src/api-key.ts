@@ -47,7 +47,14 @@ export interface ApiKeyOwner {
 export function apiKeyGuard(lookup: (hash: string) => Promise<ApiKeyOwner | null>) {
   return {
     name: 'apiKey',
-    scheme: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key of the app embedding the wallet' },
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description:
+        'The API key of the app embedding the wallet. Unknown or revoked: 401 INVALID_API_KEY. A key with allowed origins used from ' +
+        'another browser Origin: 403 ORIGIN_NOT_ALLOWED, without Access-Control-Allow-Origin (requests without Origin are not affected).',
+    },
     middleware: async (req: Request, res: Response, next: (err?: unknown) => void) => {
       const key = req.get(API_KEY_HEADER);
       if (!key || !KEY_SHAPE.test(key)) throw new AppError('INVALID_API_KEY', 'Invalid API key');
