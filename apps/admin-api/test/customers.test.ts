@@ -62,7 +62,7 @@ describe('create_customer', () => {
 
     // The key works at once with the tss-api guard.
     const used = await request(keyProtectedApp()).post('/tss/v2/sign_ed25519/round1').set('x-api-key', data.api_key.key);
-    expect(used.body.data).toEqual({ apiKeyId: data.api_key.api_key_id, customerId: data.customer_id });
+    expect(used.body.data).toEqual({ apiKeyId: data.api_key.api_key_id, customerId: data.customer_id, allowedOrigins: [] });
   });
 
   it('works without a logo', async () => {

@@ -8,6 +8,8 @@ import type { DashboardApiConfig } from './env.js';
 import { authRepo } from './modules/auth/repo.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { authService } from './modules/auth/service.js';
+import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { apiKeysService } from './modules/api-keys/service.js';
 import { customerMetadataRepo } from './modules/customer/repo.js';
 import { customerRoutes } from './modules/customer/routes.js';
 import { customerService } from './modules/customer/service.js';
@@ -44,15 +46,16 @@ export function createApp({ config, db, mailer, logger }: DashboardApiDeps): Ser
     mailer,
     logger: log,
   });
-  const customer = customerService({ repo: customerMetadataRepo(db), customers, apiKeys: apiKeyRepo(db), currentUser: auth.currentUser });
+  const customer = customerService({ repo: customerMetadataRepo(db), customers, currentUser: auth.currentUser });
+  const apiKeys = apiKeysService({ apiKeys: apiKeyRepo(db), currentUser: auth.currentUser });
   return createServiceApp({
     name: 'dashboard-api',
     classifyError: databaseUnavailableError,
-    description: 'Customer dashboard: accounts with email verification, the customer and its API keys. See docs/api/dashboard.md.',
+    description: 'Customer dashboard: accounts with email verification, the customer and its API keys (created, labelled, limited to origins and revoked here). See docs/api/dashboard.md.',
     logger: log,
     ready: async () => {
       if (!(await pingDb(db))) throw new Error('database does not answer');
     },
-    routes: [...authRoutes(auth, ctx), ...customerRoutes(customer, ctx)],
+    routes: [...authRoutes(auth, ctx), ...customerRoutes(customer, ctx), ...apiKeyRoutes(apiKeys, ctx)],
   });
 }

@@ -10,6 +10,7 @@ import { makeCustomer, startHarness, type Harness } from './harness.js';
  */
 const { runs: RUNS, seed: SEED } = campaignSettings(300);
 const AUTH = '/customer_dashboard/v1/customer/auth';
+const KEYS = '/customer_dashboard/v1/customer/api_keys';
 
 describe('dashboard-api fuzz: every route of the OpenAPI document', () => {
   let h: Harness;
@@ -27,18 +28,19 @@ describe('dashboard-api fuzz: every route of the OpenAPI document', () => {
   it(
     `${RUNS} hostile requests (seed ${SEED}): 0 x 5xx, all in the envelope, secret tables untouched by non-writers`,
     async () => {
-      const { customer, user, email } = await makeCustomer(h);
+      const { customer, user, email, key } = await makeCustomer(h);
       const token = () => h.jwt.sign('customer', user.id, { email, customer_id: customer.id }).token;
       const report = await fuzzOpenApi({
         baseUrl: `http://127.0.0.1:${server.port}`,
         openapi: h.openapi,
         credentials: { customerJwt: () => ({ authorization: `Bearer ${token()}` }) },
-        known: { customer_id: [customer.id], email: [email] },
+        known: { customer_id: [customer.id], email: [email], api_key_id: [key.row.id] },
         skip: ['GET /metrics'],
         tables: {
           digest: tableDigest((sql) => h.t.db.$queryRawUnsafe(sql), ['wallets', 'triple_pool', 'presignature_pool', 'tss_sessions', 'api_keys', 'customer_dashboard_users']),
           writers: {
             customer_dashboard_users: [`POST ${AUTH}/signup`, `POST ${AUTH}/verify_email`, `POST ${AUTH}/reset_password`, `POST ${AUTH}/signin`],
+            api_keys: [`POST ${KEYS}/create`, `POST ${KEYS}/update`, `POST ${KEYS}/revoke`],
           },
         },
         runs: RUNS,

@@ -9,6 +9,16 @@ import type { Upstream } from './upstreams.js';
 const IDLE_UPSTREAM_SOCKET_MS = 15_000;
 
 /**
+ * What the gateway's own CORS middleware (@svc/http) puts on every response before the proxy
+ * runs. On a proxied response the upstream's CORS answer is the one that counts: tss-api leaves
+ * Access-Control-Allow-Origin out when it refuses an API key's unlisted origin (docs/auth.md,
+ * "Allowed origins"), and the gateway's reflected origin must not put it back. Preflights stay
+ * the gateway's (they are permissive everywhere; the Origin of the actual request is forwarded
+ * unchanged, like every other request header).
+ */
+const GATEWAY_CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'];
+
+/**
  * Forwards `prefix/**` to the upstream with the path unchanged. Upstream failures keep the
  * envelope: refused or unreachable -> 503 UPSTREAM_UNAVAILABLE, too slow -> 504
  * UPSTREAM_TIMEOUT, anything else (a connection reset by a crashed upstream, a reply that is
@@ -40,6 +50,10 @@ export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): 
         proxyReq.setHeader('connection', 'keep-alive');
         const id = (res as ServerResponse & { locals?: { requestId?: string } }).locals?.requestId;
         if (id) proxyReq.setHeader('x-request-id', id);
+      },
+      // Runs before http-proxy copies the upstream's headers onto the response.
+      proxyRes: (_proxyRes, _req, res) => {
+        for (const header of GATEWAY_CORS_HEADERS) res.removeHeader(header);
       },
       error: (err, req, res) => {
         const error = timedOut.has(req) ? new AppError('UPSTREAM_TIMEOUT', `${upstream.name} did not answer in time`) : classify(err as NodeJS.ErrnoException, upstream.name);

@@ -15,6 +15,11 @@ async function startUpstream(): Promise<RunningServer> {
   app.all('/{*rest}', (req, res) => {
     if (req.path.endsWith('/slow')) return void setTimeout(() => res.json({ late: true }), 800);
     if (req.path === '/docs/openapi.json') return void res.json({ openapi: '3.1.0', info: { title: 'up' } });
+    // As tss-api answers an API key's origins: the allowed one reflected, any other refused without it.
+    if (req.path === '/tss/v1/origin-checked') {
+      if (req.get('origin') !== 'https://wallet.example') return void res.status(403).json({ success: false, code: 'ORIGIN_NOT_ALLOWED', msg: 'Origin not allowed for this API key' });
+      res.set({ 'access-control-allow-origin': 'https://wallet.example', 'access-control-expose-headers': 'X-Request-Id' });
+    }
     res.json({ success: true, data: { path: req.originalUrl, body: req.body, requestId: req.get('x-request-id') } });
   });
   return listen(app, 0, '127.0.0.1');
@@ -40,6 +45,28 @@ describe('gateway', () => {
     expect(res.body.data).toEqual({ path: '/tss/v1/user/check?x=1', body: { email: 'a@example.com' }, requestId: 'abc-1' });
     const admin = await request(app).post('/svc_admin/v1/user/login').send({});
     expect(admin.body.data.path).toBe('/svc_admin/v1/user/login');
+  });
+
+  it("passes Origin through and leaves CORS of proxied answers to the upstream (an origin it refuses gets no Access-Control-Allow-Origin)", async () => {
+    const app = gateway();
+    const allowed = await request(app).post('/tss/v1/origin-checked').set('origin', 'https://wallet.example').send({});
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://wallet.example');
+    const refused = await request(app).post('/tss/v1/origin-checked').set('origin', 'https://evil.example').send({});
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    // Preflights are the gateway's own and permissive: OPTIONS carries no API key to check.
+    const preflight = await request(app)
+      .options('/tss/v1/origin-checked')
+      .set('origin', 'https://evil.example')
+      .set('access-control-request-method', 'POST')
+      .set('access-control-request-headers', 'content-type,x-api-key');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://evil.example');
+    // The gateway's own routes keep its CORS.
+    const own = await request(app).get('/health').set('origin', 'https://evil.example');
+    expect(own.headers['access-control-allow-origin']).toBe('https://evil.example');
   });
 
   it('keeps connections to an upstream alive: sequential calls share one connection', async () => {

@@ -11,11 +11,14 @@ export function apiKeyRepo(db: Tx) {
   return {
     find,
 
-    /** Creates a key for a customer; returns the row and the key, which is not stored. */
-    async create(customerId: string, label: string): Promise<{ row: ApiKey; key: string }> {
+    /**
+     * Creates a key for a customer; returns the row and the key, which is not stored.
+     * `allowedOrigins`: normalised (normaliseOrigins); empty, any origin.
+     */
+    async create(customerId: string, label: string, allowedOrigins: readonly string[] = []): Promise<{ row: ApiKey; key: string }> {
       const issued = issueApiKey();
       const row = await db.apiKey.create({
-        data: { customerId, label, keyHash: issued.hash, keyPrefix: issued.displayPrefix },
+        data: { customerId, label, keyHash: issued.hash, keyPrefix: issued.displayPrefix, allowedOrigins: [...allowedOrigins] },
       });
       return { row, key: issued.key };
     },
@@ -31,6 +34,16 @@ export function apiKeyRepo(db: Tx) {
         db.apiKey.count({ where: { customerId } }),
       ]);
       return { rows, total };
+    },
+
+    /** Changes the label and/or the allowed origins of one key of this customer; null when it has no such key. */
+    async update(customerId: string, apiKeyId: string, changes: { label?: string; allowedOrigins?: readonly string[] }): Promise<ApiKey | null> {
+      const data = {
+        ...(changes.label !== undefined ? { label: changes.label } : {}),
+        ...(changes.allowedOrigins !== undefined ? { allowedOrigins: [...changes.allowedOrigins] } : {}),
+      };
+      const { count } = await db.apiKey.updateMany({ where: { id: apiKeyId, customerId }, data });
+      return count === 0 ? null : find(customerId, apiKeyId);
     },
 
     /** Revokes one key (idempotent: an already revoked key keeps its first revocation time). */
@@ -51,9 +64,9 @@ export function apiKeyRepo(db: Tx) {
      * what makes revocation immediate.
      */
     async findLive(keyHash: string): Promise<ApiKeyOwner | null> {
-      const row = await db.apiKey.findUnique({ where: { keyHash }, select: { id: true, customerId: true, revokedAt: true } });
+      const row = await db.apiKey.findUnique({ where: { keyHash }, select: { id: true, customerId: true, revokedAt: true, allowedOrigins: true } });
       if (!row || row.revokedAt) return null;
-      return { apiKeyId: row.id, customerId: row.customerId };
+      return { apiKeyId: row.id, customerId: row.customerId, allowedOrigins: row.allowedOrigins };
     },
   };
 }

@@ -7,6 +7,7 @@ export function apiKeyView(k: ApiKey) {
     customer_id: k.customerId,
     label: k.label,
     key_prefix: k.keyPrefix,
+    allowed_origins: k.allowedOrigins,
     status: k.revokedAt ? ('REVOKED' as const) : ('ACTIVE' as const),
     revoked_at: k.revokedAt?.toISOString() ?? null,
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
@@ -21,12 +22,17 @@ export function issuedApiKeyView(k: ApiKey, key: string) {
 
 export const apiKeySchema = {
   type: 'object',
-  required: ['api_key_id', 'customer_id', 'label', 'key_prefix', 'status', 'revoked_at', 'last_used_at', 'created_at'],
+  required: ['api_key_id', 'customer_id', 'label', 'key_prefix', 'allowed_origins', 'status', 'revoked_at', 'last_used_at', 'created_at'],
   properties: {
     api_key_id: { type: 'string', format: 'uuid' },
     customer_id: { type: 'string', format: 'uuid' },
     label: { type: 'string' },
     key_prefix: { type: 'string', description: 'First 12 characters of the key, to tell keys apart' },
+    allowed_origins: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Browser origins tss-api accepts this key from (Origin header); empty: any origin',
+    },
     status: { type: 'string', enum: ['ACTIVE', 'REVOKED'] },
     revoked_at: { type: ['string', 'null'], format: 'date-time' },
     last_used_at: { type: ['string', 'null'], format: 'date-time' },

@@ -9,6 +9,8 @@ export * from './customer-repo.js';
 export * from './dashboard-user-repo.js';
 export * from './api-key-repo.js';
 export * from './api-key-page.js';
+export * from './allowed-origins.js';
+export * from './label-field.js';
 export * from './revoked-token-repo.js';
 export * from './email-codes.js';
 export * from './service-config.js';

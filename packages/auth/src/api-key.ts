@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@svc/envelope';
+import { refuseForeignOrigin } from './api-key-origin.js';
 
 /** The header an embedding app sends its API key in. */
 export const API_KEY_HEADER = 'x-api-key';
@@ -33,22 +34,33 @@ export function hashApiKey(key: string): string {
 export interface ApiKeyOwner {
   apiKeyId: string;
   customerId: string;
+  /** The browser origins the key may be used from (exact, normalised); absent or empty: any. */
+  allowedOrigins?: readonly string[];
 }
 
 /**
  * A route guard requiring a live API key in `X-API-Key`. `lookup` resolves a key hash to
  * its owner, or null when the key is unknown or revoked. The owner lands in
- * `res.locals.apiKey`.
+ * `res.locals.apiKey`. A key with allowed origins is refused from any other browser origin
+ * (refuseForeignOrigin).
  */
 export function apiKeyGuard(lookup: (hash: string) => Promise<ApiKeyOwner | null>) {
   return {
     name: 'apiKey',
-    scheme: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key of the app embedding the wallet' },
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description:
+        'The API key of the app embedding the wallet. Unknown or revoked: 401 INVALID_API_KEY. A key with allowed origins used from ' +
+        'another browser Origin: 403 ORIGIN_NOT_ALLOWED, without Access-Control-Allow-Origin (requests without Origin are not affected).',
+    },
     middleware: async (req: Request, res: Response, next: (err?: unknown) => void) => {
       const key = req.get(API_KEY_HEADER);
       if (!key || !KEY_SHAPE.test(key)) throw new AppError('INVALID_API_KEY', 'Invalid API key');
       const owner = await lookup(hashApiKey(key));
       if (!owner) throw new AppError('INVALID_API_KEY', 'Invalid API key');
+      refuseForeignOrigin(req, res, owner);
       res.locals.apiKey = owner;
       next();
     },

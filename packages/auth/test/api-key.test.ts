@@ -33,4 +33,40 @@ describe('API keys', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, code: 'INVALID_API_KEY', msg: 'Invalid API key' });
   });
+
+  describe('allowed origins', () => {
+    const limited = issueApiKey();
+    const originApp = express();
+    const owners = new Map([
+      [live.hash, { apiKeyId: 'k1', customerId: 'c1' }],
+      [limited.hash, { apiKeyId: 'k2', customerId: 'c1', allowedOrigins: ['https://app.example.com'] }],
+    ]);
+    // As the CORS middleware of @svc/http does before any route: the request's origin reflected.
+    originApp.use((req, res, next) => {
+      if (req.get('origin')) res.set('Access-Control-Allow-Origin', req.get('origin'));
+      next();
+    });
+    originApp.get('/x', apiKeyGuard(async (hash) => owners.get(hash) ?? null).middleware, (_req, res) => void res.json(res.locals.apiKey));
+    originApp.use(errorHandler({ error: () => undefined }));
+
+    it('lets a listed origin through with its Access-Control-Allow-Origin', async () => {
+      const res = await request(originApp).get('/x').set('X-API-Key', limited.key).set('Origin', 'https://app.example.com');
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    });
+
+    it.each(['https://evil.example', 'http://app.example.com', 'https://app.example.com:8443', 'null'])('refuses origin %s with 403 and no Access-Control-Allow-Origin', async (origin) => {
+      const res = await request(originApp).get('/x').set('X-API-Key', limited.key).set('Origin', origin);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ success: false, code: 'ORIGIN_NOT_ALLOWED', msg: 'Origin not allowed for this API key' });
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('does not apply to requests without Origin, nor to keys without origins', async () => {
+      expect((await request(originApp).get('/x').set('X-API-Key', limited.key)).status).toBe(200);
+      const any = await request(originApp).get('/x').set('X-API-Key', live.key).set('Origin', 'https://evil.example');
+      expect(any.status).toBe(200);
+      expect(any.headers['access-control-allow-origin']).toBe('https://evil.example');
+    });
+  });
 });

@@ -1,7 +1,6 @@
-import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, labelField, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
-import { labelField } from '../../kernel/label-field.js';
 import type { ApiKeysService } from './service.js';
 
 export function apiKeyRoutes(service: ApiKeysService, ctx: AdminContext): RouteDef[] {

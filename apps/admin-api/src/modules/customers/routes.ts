@@ -5,6 +5,7 @@ import {
   dashboardUserSchema,
   emailField,
   issuedApiKeySchema,
+  labelField,
   newPasswordField,
   offsetPageFields,
   paginationSchema,
@@ -12,7 +13,6 @@ import {
 } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
-import { labelField } from '../../kernel/label-field.js';
 import { LOGO_MAX_BYTES, logoUpload, uploadedLogo } from './logo-upload.js';
 import type { CustomersService } from './service.js';
 

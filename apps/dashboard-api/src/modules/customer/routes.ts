@@ -1,4 +1,4 @@
-import { apiKeySchema, customerDetailSchema, dashboardUserSchema, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { customerDetailSchema, dashboardUserSchema } from '@svc/accounts';
 import { authClaims } from '@svc/auth';
 import { defineRoute, type RouteDef } from '@svc/http';
 import { API_PREFIX, type DashboardContext } from '../../kernel/context.js';
@@ -32,22 +32,6 @@ export function customerRoutes(service: CustomerService, ctx: DashboardContext):
         },
       },
       handler: (_req, res) => service.info(authClaims(res)),
-    }),
-    defineRoute({
-      method: 'post',
-      path: `${API_PREFIX}/customer/api_keys`,
-      summary: "The customer's API keys, newest first (never the keys themselves)",
-      description: 'Optional body: limit 1..100 (default 20), offset 0..100000 (default 0), JSON numbers.',
-      tags,
-      guards: [ctx.customerAuth],
-      body: offsetPageFields(),
-      errors: ['FORBIDDEN'],
-      response: {
-        type: 'object',
-        required: ['api_keys', 'pagination'],
-        properties: { api_keys: { type: 'array', items: apiKeySchema }, pagination: paginationSchema },
-      },
-      handler: (req, res) => service.apiKeys(authClaims(res), readOffsetPage(req.body)),
     }),
   ];
 }

@@ -1,4 +1,4 @@
-import { apiKeyPage, customerDetailView, dashboardUserView, type ApiKeyRepo, type CustomerRepo, type OffsetPage } from '@svc/accounts';
+import { customerDetailView, dashboardUserView, type CustomerRepo } from '@svc/accounts';
 import type { ServiceClaims } from '@svc/auth';
 import type { CustomerDashboardUser } from '@svc/db';
 import { AppError } from '@svc/envelope';
@@ -7,13 +7,12 @@ import type { CustomerMetadataRepo } from './repo.js';
 export interface CustomerServiceDeps {
   repo: CustomerMetadataRepo;
   customers: CustomerRepo;
-  apiKeys: ApiKeyRepo;
   /** The live account behind a customer JWT, else 401 (the auth module's currentUser). */
   currentUser: (claims: ServiceClaims) => Promise<CustomerDashboardUser>;
 }
 
 /** The signed-in user's own customer: the customer id comes from the account, never from the request. */
-export function customerService({ repo, customers, apiKeys, currentUser }: CustomerServiceDeps) {
+export function customerService({ repo, customers, currentUser }: CustomerServiceDeps) {
   return {
     async info(claims: ServiceClaims) {
       const user = await currentUser(claims);
@@ -25,11 +24,6 @@ export function customerService({ repo, customers, apiKeys, currentUser }: Custo
         user: dashboardUserView(user),
         metadata: { dashboard_user_count: counts.users, api_key_count: counts.keys, active_api_key_count: counts.liveKeys },
       };
-    },
-
-    async apiKeys(claims: ServiceClaims, page: OffsetPage) {
-      const user = await currentUser(claims);
-      return apiKeyPage(apiKeys, user.customerId, page);
     },
   };
 }
