@@ -55,6 +55,7 @@ export function apiKeyGuard(lookup: (hash: string) => Promise<ApiKeyOwner | null
         'The API key of the app embedding the wallet. Unknown or revoked: 401 INVALID_API_KEY. A key with allowed origins used from ' +
         'another browser Origin: 403 ORIGIN_NOT_ALLOWED, without Access-Control-Allow-Origin (requests without Origin are not affected).',
     },
+    errors: ['INVALID_API_KEY', 'ORIGIN_NOT_ALLOWED'] as const,
     middleware: async (req: Request, res: Response, next: (err?: unknown) => void) => {
       const key = req.get(API_KEY_HEADER);
       if (!key || !KEY_SHAPE.test(key)) throw new AppError('INVALID_API_KEY', 'Invalid API key');

@@ -99,6 +99,7 @@ export function documentedErrors(route: RouteDef): Set<ErrorCode> {
   const codes = new Set(route.errors ?? []);
   if (route.body || route.query || route.params) codes.add('INVALID_REQUEST');
   if (route.guards?.length) codes.add('UNAUTHORIZED');
+  for (const guard of route.guards ?? []) for (const code of guard.errors ?? []) codes.add(code);
   return codes;
 }
 

@@ -44,6 +44,7 @@ export function rateLimitGuard(options: RateLimitOptions) {
       name: 'X-Rate-Limit',
       description: `Rate limited: ${options.limit} requests per ${Math.round(options.windowMs / 1000)} s (not a credential)`,
     },
+    errors: ['RATE_LIMITED'] as const,
     middleware: limiter,
   };
 }

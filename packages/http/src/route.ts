@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { BodyOf, JsonSchema, ResponseOf, RouteContract } from '@svc/contract';
+import type { ErrorCode } from '@svc/envelope';
 
 export type { HttpMethod, JsonSchema } from '@svc/contract';
 
@@ -11,6 +12,8 @@ export interface Guard {
   name: string;
   scheme: JsonSchema;
   middleware: RequestHandler;
+  /** The error codes the guard itself answers, documented on every route it guards. */
+  errors?: readonly ErrorCode[];
 }
 
 /** A route as the server mounts it: its contract (without `auth`, which `guards` enforce) and the code that answers it. */
