@@ -1,4 +1,5 @@
 export { SvcError, isSvcError, CLIENT_ERROR_CODES, type ClientErrorCode, type SvcErrorCode } from './errors.js';
+export { call, type CallBody, type PostRoute, type Poster } from './http/call.js';
 export { HttpClient, decodeEnvelope, type HttpClientOptions, type RequestOptions, type FetchLike } from './http/http-client.js';
 export { MemoryShareStorage, shareStorageKey, type ShareStorage, type ShareCurve } from './storage/share-storage.js';
 export { WebStorageShareStorage, type WebStorageLike } from './storage/web-storage.js';
