@@ -18,9 +18,21 @@ describe('browser safety of src', () => {
     expect(code).not.toMatch(/\bBuffer\b|\bprocess\.|\brequire\(/);
   });
 
-  it('bundles for the browser platform with every dependency resolved (no Node built-ins needed)', async () => {
+  it.each(['index.ts', 'ethereum.ts', 'cosmos.ts', 'solana.ts'])('entry point %s bundles for the browser platform with every dependency resolved', async (file) => {
     const result = await build({
-      entryPoints: [join(srcDir, 'index.ts')],
+      entryPoints: [join(srcDir, file)],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+  });
+
+  it('bundles every chain method for the browser platform (no Node built-ins needed)', async () => {
+    const result = await build({
+      entryPoints: [join(srcDir, 'chain-wallets.ts')],
       bundle: true,
       platform: 'browser',
       format: 'esm',

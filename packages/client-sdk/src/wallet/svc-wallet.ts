@@ -1,5 +1,4 @@
 import type { Curve, SignInResult, UserCheckResult } from '@svc/contract';
-import { createChainWallets, type ChainWallets, type ChainWalletsOptions } from '../chain-wallets.js';
 import { HttpClient } from '../http/http-client.js';
 import type { Signers } from '../signers.js';
 import { MemoryShareStorage, type ShareStorage } from '../storage/share-storage.js';
@@ -103,11 +102,6 @@ export class SvcWallet {
   /** Starts filling the secp256k1 presignature pool in the background (signing.ts). */
   warmUp(): void {
     warmUp(this.ctx);
-  }
-
-  /** The spec §1 chain methods over this wallet's threshold signers. */
-  async chains(options: ChainWalletsOptions = {}): Promise<ChainWallets> {
-    return createChainWallets(await this.signers(), options);
   }
 
   /** Rebuilds this device's shares from the server's seed parts and the key share nodes (recovery.ts). */
