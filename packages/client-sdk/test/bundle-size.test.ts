@@ -30,7 +30,7 @@ function packageOf(input: string): string | undefined {
 }
 
 async function bundle(options: BuildOptions): Promise<{ bytes: number; packages: Set<string> }> {
-  const result = await build({ bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, metafile: true, logLevel: 'silent', ...options });
+  const result = await build({ ...options, bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, metafile: true, logLevel: 'silent' });
   const packages = new Set(Object.keys(result.metafile.inputs).flatMap((input) => packageOf(input) ?? []));
   return { bytes: result.outputFiles[0]!.contents.length, packages };
 }
