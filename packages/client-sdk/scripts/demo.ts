@@ -14,7 +14,9 @@ import { getPublicKeyFromAddress, verifySignature, type SignatureBytes } from '@
 import { verifyMessage } from 'viem';
 import { issueApiKey } from '@svc/auth';
 import { createDb, ensureDatabase } from '@svc/db';
-import { adr036SignDoc, isSvcError, MemoryShareStorage, SvcWallet, type ChainWallets } from '../src/index.js';
+import { chainWallets, type ChainWallets } from '../src/chain-wallets.js';
+import { adr036SignDoc } from '../src/cosmos.js';
+import { isSvcError, MemoryShareStorage, SvcWallet } from '../src/index.js';
 import { loadDemoConfig, type DemoConfig } from './demo-env.js';
 
 const config = loadDemoConfig(process.env);
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   detail(`nodes: ${check.keyshare_node_meta.nodes.map((n) => `${n.name}=${n.wallet_status}`).join(', ')}`);
 
   say('one signature per chain family, verified');
-  const chains = await wallet.chains();
+  const chains = await chainWallets(wallet);
   await signEverywhere(chains);
 
   say(`wipe ${config.wipeNode}'s data for this wallet (rows deleted in its own database), then heal`);
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   const fresh = await device.signIn(await emailLogin(device, email));
   detail(`signed in: ${fresh.status}`);
   await device.recover();
-  const recovered = await device.chains();
+  const recovered = await chainWallets(device);
   detail(`recovered: Solana ${recovered.svm.address} (same as before: ${recovered.svm.address === chains.svm.address})`);
   await signEverywhere(recovered);
 

@@ -1,18 +1,17 @@
+/**
+ * `@svc/client-sdk`: the core wallet (sign-in, keygen, recovery, heal, export, the threshold
+ * signers). It imports no chain library: the chain methods are the entry points
+ * `@svc/client-sdk/ethereum`, `/cosmos`, `/solana` and `/chains` (all three).
+ */
 export { SvcError, isSvcError, CLIENT_ERROR_CODES, type ClientErrorCode, type SvcErrorCode } from './errors.js';
+export { call, type CallBody, type PostRoute, type Poster } from './http/call.js';
 export { HttpClient, decodeEnvelope, type HttpClientOptions, type RequestOptions, type FetchLike } from './http/http-client.js';
 export { MemoryShareStorage, shareStorageKey, type ShareStorage, type ShareCurve } from './storage/share-storage.js';
 export { WebStorageShareStorage, type WebStorageLike } from './storage/web-storage.js';
 export { IndexedDbShareStorage } from './storage/indexed-db-storage.js';
-export type { Signers, Ed25519Signer, Secp256k1Signer, Secp256k1RawSignature } from './signers.js';
+export type { Signers, SignersSource, Ed25519Signer, Secp256k1Signer, Secp256k1RawSignature } from './signers.js';
 export { signDigest, type Secp256k1Signature } from './chains/secp256k1-signature.js';
 export { signEd25519 } from './chains/ed25519-signature.js';
-export { EthereumWallet, type EthereumWalletOptions, type EthereumSendRequest } from './chains/ethereum/ethereum-wallet.js';
-export { toViemAccount } from './chains/ethereum/viem-account.js';
-export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
-export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-wallet.js';
-export { adr036SignDoc } from './chains/cosmos/adr036.js';
-export { SvmWallet, transactionIdOf, type SvmWalletOptions, type SvmTransactionInput, type SvmSignedMessage } from './chains/svm/svm-wallet.js';
-export { createChainWallets, type ChainWallets, type ChainWalletsOptions } from './chain-wallets.js';
 export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus, type ExportedKeys } from './wallet/svc-wallet.js';
 export { EcdsaPools, type EcdsaWiring, type EcdsaPoolsOptions } from './wallet/ecdsa-pools.js';
 export { generateTriples, presign, ecdsaPresignatureProducer, tssEcdsaSignStep, type PooledPresignature } from './threshold/ecdsa-tss.js';

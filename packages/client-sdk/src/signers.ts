@@ -31,3 +31,8 @@ export interface Signers {
   ed25519: Ed25519Signer;
   secp256k1: Secp256k1Signer;
 }
+
+/** What holds the threshold signers of a wallet: a signed-in `SvcWallet`, or anything else that can give them. */
+export interface SignersSource {
+  signers(): Promise<Signers>;
+}

@@ -3,7 +3,8 @@ import { Secp256k1, Secp256k1Signature, sha256 } from '@cosmjs/crypto';
 import { fromBase64 } from '@cosmjs/encoding';
 import { serializeSignDoc } from '@cosmjs/amino';
 import { getPublicKeyFromAddress, verifySignature, type SignatureBytes } from '@solana/kit';
-import { adr036SignDoc, createChainWallets } from '../src/index.js';
+import { createChainWallets } from '../src/chain-wallets.js';
+import { adr036SignDoc } from '../src/cosmos.js';
 import { localSigners } from './helpers/local-signers.js';
 
 describe('createChainWallets', () => {

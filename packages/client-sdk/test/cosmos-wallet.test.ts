@@ -12,7 +12,8 @@ import {
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx.js';
 import { TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { CosmosWallet, SvcError } from '../src/index.js';
+import { CosmosWallet } from '../src/cosmos.js';
+import { SvcError } from '../src/index.js';
 import { localSigners } from './helpers/local-signers.js';
 
 const signers = localSigners();

@@ -16,7 +16,8 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { EthereumWallet, SvcError } from '../src/index.js';
+import { EthereumWallet } from '../src/ethereum.js';
+import { SvcError } from '../src/index.js';
 import { startLocalEvm, type LocalEvmNode } from './helpers/ganache-node.js';
 import { localSigners, toBytes32 } from './helpers/local-signers.js';
 

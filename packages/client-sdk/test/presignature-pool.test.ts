@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { verifyMessage } from 'viem';
-import { EthereumWallet, PresignaturePool, Secp256k1ThresholdSigner, SvcError } from '../src/index.js';
+import { EthereumWallet } from '../src/ethereum.js';
+import { PresignaturePool, Secp256k1ThresholdSigner, SvcError } from '../src/index.js';
 
 /*
  * The pool and the secp256k1 seam, with a stand-in producer: each "presignature" is a

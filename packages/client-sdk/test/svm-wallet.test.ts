@@ -20,7 +20,8 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { SvcError, SvmWallet, transactionIdOf } from '../src/index.js';
+import { SvcError } from '../src/index.js';
+import { SvmWallet, transactionIdOf } from '../src/solana.js';
 import { startLocalSvm, type LocalSvm } from './helpers/litesvm-rpc.js';
 import { localSigners } from './helpers/local-signers.js';
 import { kitVerifies, OFFLINE_BLOCKHASH, opensslVerifies, SOL, transfer } from './helpers/svm-verify.js';

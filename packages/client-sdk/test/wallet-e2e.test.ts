@@ -14,6 +14,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ServiceJwt } from '@svc/auth';
 import { toHex } from '@svc/crypto';
 import { AuthedClient, HttpClient, MemoryShareStorage, SvcError, SvcWallet, type SignInResult } from '../src/index.js';
+import { chainWallets } from '../src/chain-wallets.js';
+import { svmWallet } from '../src/solana.js';
 import { startLocalSvm, type LocalSvm } from './helpers/litesvm-rpc.js';
 import { kitVerifies, opensslVerifies, SOL, transfer } from './helpers/svm-verify.js';
 import { STACK_JWT_SECRET, startStack, type Stack } from './support/stack.js';
@@ -86,7 +88,7 @@ describe('sign-in and keygen against the real stack (gateway, tss-api, three key
     });
     expect(replay.status).toBe(401);
     await wallet.keygen();
-    const { svm: chain } = await wallet.chains();
+    const chain = await svmWallet(wallet);
     const { signature } = await chain.signMessage('hello from google');
     expect(await kitVerifies(chain.address, signature, new TextEncoder().encode('hello from google'))).toBe(true);
 
@@ -105,7 +107,7 @@ describe('Ed25519 through the service: every SVM method', () => {
   });
 
   it('signMessage, signTransaction, signAllTransactions verified by kit and OpenSSL', async () => {
-    const { svm: chain } = await wallet.chains();
+    const chain = await svmWallet(wallet);
     const publicKey = Uint8Array.from(Buffer.from(wallet.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key, 'hex'));
     const message = new TextEncoder().encode('threshold-signed ✓');
     const { signature } = await chain.signMessage(message);
@@ -121,7 +123,7 @@ describe('Ed25519 through the service: every SVM method', () => {
   });
 
   it('sendTransaction, signAndSendTransaction, signAndSendAllTransactions land on a local SVM', async () => {
-    const { svm: chain } = await wallet.chains({ svm: { rpcUrl: svm.url } });
+    const chain = await svmWallet(wallet, { rpcUrl: svm.url });
     svm.svm.airdrop(chain.address, lamports(10n * SOL));
     const destination = (await generateKeyPairSigner()).address;
     const fresh = async (amount: bigint) => {
@@ -186,10 +188,10 @@ describe('recovery, heal and export', () => {
     const device = newWallet();
     const outcome = await device.signIn(await emailIdToken(device, email, 2));
     expect(outcome.status).toBe('needs_recovery');
-    await expect(device.chains()).rejects.toMatchObject({ code: 'NO_LOCAL_SHARE' });
+    await expect(svmWallet(device)).rejects.toMatchObject({ code: 'NO_LOCAL_SHARE' });
     await device.recover();
-    const before = (await wallet.chains()).svm.address;
-    const { svm: chain } = await device.chains();
+    const before = (await svmWallet(wallet)).address;
+    const chain = await svmWallet(device);
     expect(chain.address).toBe(before);
     const { signature } = await chain.signMessage('recovered');
     expect(await kitVerifies(chain.address, signature, new TextEncoder().encode('recovered'))).toBe(true);
@@ -221,7 +223,7 @@ describe('recovery, heal and export', () => {
       const device = newWallet({ keyshareNodes: stack.nodeRefs, keyshareThreshold: 2 });
       expect((await device.signIn(await emailIdToken(device, email, 3))).status).toBe('needs_recovery');
       await device.recover();
-      expect((await device.chains()).svm.address).toBe((await wallet.chains()).svm.address);
+      expect((await svmWallet(device)).address).toBe((await svmWallet(wallet)).address);
     } finally {
       await node1.start();
     }
@@ -230,7 +232,7 @@ describe('recovery, heal and export', () => {
   it('exports the keys behind a fresh sign-in: they derive the wallet public keys', async () => {
     const { wallet, email } = await emailUserWithWallet();
     const user = wallet.user!;
-    const chains = await wallet.chains();
+    const chains = await chainWallets(wallet);
     await expect(newWallet({ exportMaxAgeSeconds: 0 }).exportKeys(await emailIdToken(wallet, email, 2))).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
 
     const keys = await wallet.exportKeys(await emailIdToken(wallet, email, 3));
@@ -261,7 +263,7 @@ describe('bad server answers are detected, never returned as a signature', () =>
   const otherPoint = '5866666666666666666666666666666666666666666666666666666666666666';
 
   it('a tampered commitment0 (valid point, wrong value) is PROTOCOL_ERROR', async () => {
-    const { svm: chain } = await (await throughProxy()).chains();
+    const chain = await svmWallet(await throughProxy());
     proxy.setTamper((path, body) => {
       if (path.endsWith('/round1')) (body.data as { commitment0: { hiding: string } }).commitment0.hiding = otherPoint;
     });
@@ -271,7 +273,7 @@ describe('bad server answers are detected, never returned as a signature', () =>
   });
 
   it('a commitment0 that is not a curve point is PROTOCOL_ERROR (and round2 is not sent)', async () => {
-    const { svm: chain } = await (await throughProxy()).chains();
+    const chain = await svmWallet(await throughProxy());
     const seen: string[] = [];
     proxy.setTamper((path, body) => {
       seen.push(path);
@@ -282,7 +284,7 @@ describe('bad server answers are detected, never returned as a signature', () =>
   });
 
   it('a tampered signature_share0 is PROTOCOL_ERROR naming the server', async () => {
-    const { svm: chain } = await (await throughProxy()).chains();
+    const chain = await svmWallet(await throughProxy());
     proxy.setTamper((path, body) => {
       if (path.endsWith('/round2')) (body.data as { signature_share0: { share: string } }).signature_share0.share = '01'.padEnd(64, '0');
     });

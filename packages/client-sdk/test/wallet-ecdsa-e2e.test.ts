@@ -8,6 +8,8 @@ import { TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { createPublicClient, createWalletClient, http, keccak256, parseEther, parseGwei, parseTransaction, recoverTransactionAddress, toBytes, verifyMessage, verifyTypedData } from 'viem';
 import { MemoryShareStorage, SvcError, SvcWallet } from '../src/index.js';
+import { cosmosWallet } from '../src/cosmos.js';
+import { ethereumWallet } from '../src/ethereum.js';
 import { startLocalEvm, type LocalEvmNode } from './helpers/ganache-node.js';
 import { startStack, type Stack } from './support/stack.js';
 import { startTamperingProxy, type TamperingProxy } from './support/tampering-proxy.js';
@@ -75,7 +77,7 @@ describe('ECDSA through the service: every Ethereum and Cosmos method', () => {
   });
 
   it('personal_sign, eth_signTypedData_v4 and secp256k1_sign verified by viem and noble', async () => {
-    const { ethereum } = await wallet.chains();
+    const ethereum = await ethereumWallet(wallet);
     const signature = await ethereum.personal_sign('threshold ECDSA ✓');
     expect(await verifyMessage({ address: ethereum.address, message: 'threshold ECDSA ✓', signature })).toBe(true);
 
@@ -95,7 +97,7 @@ describe('ECDSA through the service: every Ethereum and Cosmos method', () => {
   });
 
   it('eth_signTransaction (EIP-1559 and legacy): the sender recovers to the wallet, s is low', async () => {
-    const { ethereum } = await wallet.chains();
+    const ethereum = await ethereumWallet(wallet);
     const eip1559 = await ethereum.eth_signTransaction({
       type: 'eip1559', chainId: 1, nonce: 0, to: recipient, value: parseEther('0.1'), gas: 21_000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1'),
     });
@@ -106,7 +108,7 @@ describe('ECDSA through the service: every Ethereum and Cosmos method', () => {
   });
 
   it('eth_sendTransaction: a local EVM node mines both transaction types from the wallet', async () => {
-    const { ethereum } = await wallet.chains({ ethereum: { rpcUrl: evm.url } });
+    const ethereum = await ethereumWallet(wallet, { rpcUrl: evm.url });
     const client = createPublicClient({ transport: http(evm.url) });
     const dev = createWalletClient({ account: evm.devAccount, transport: http(evm.url) });
     await client.waitForTransactionReceipt({ hash: await dev.sendTransaction({ to: ethereum.address, value: parseEther('1'), chain: null }) });
@@ -117,7 +119,7 @@ describe('ECDSA through the service: every Ethereum and Cosmos method', () => {
   });
 
   it('cosmos_signAmino, cosmos_signDirect, cosmos_signArbitrary (ADR-036) and secp256k1_sign verified by cosmjs', async () => {
-    const { cosmos } = await wallet.chains({ cosmos: { prefix: 'osmo' } });
+    const cosmos = await cosmosWallet(wallet, { prefix: 'osmo' });
     const amino: StdSignDoc = makeAminoSignDoc(
       [{ type: 'cosmos-sdk/MsgSend', value: { from_address: cosmos.address, to_address: 'osmo1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5z5tpwp', amount: [{ denom: 'uosmo', amount: '1234' }] } }],
       { amount: [{ denom: 'uosmo', amount: '500' }], gas: '200000' },
@@ -154,7 +156,7 @@ describe('ECDSA through the service: every Ethereum and Cosmos method', () => {
   });
 
   it('concurrent signatures each spend their own presignature; the server consumed one per signature', async () => {
-    const { ethereum } = await wallet.chains();
+    const ethereum = await ethereumWallet(wallet);
     const before = await stack.db.presignaturePoolItem.count({ where: { status: 'CONSUMED' } });
     const texts = Array.from({ length: 6 }, (_, i) => `concurrent ${i}`);
     const sigs = await Promise.all(texts.map((t) => ethereum.personal_sign(t)));
@@ -178,14 +180,14 @@ describe('the pool across reloads and devices', () => {
     // A "reload": same share storage, a new SvcWallet with an empty pool.
     const reloaded = newWallet({ storage: first.storage });
     expect((await reloaded.signIn(await issue())).status).toBe('ready');
-    const { ethereum } = await reloaded.chains();
+    const ethereum = await ethereumWallet(reloaded);
     const sig = await ethereum.personal_sign('after reload');
     expect(await verifyMessage({ address: ethereum.address, message: 'after reload', signature: sig })).toBe(true);
     expect(await stack.db.presignaturePoolItem.count({ where: { walletId: reloaded.user!.wallets.find((w) => w.curve === 'secp256k1')!.wallet_id, status: 'DISCARDED' } })).toBe(4);
 
     // The first tab's presignatures were discarded: its next signature still succeeds.
     await until('the reloaded client to refill', async () => (await unusedOnServer(reloaded)) === 4);
-    const old = (await first.chains()).ethereum;
+    const old = await ethereumWallet(first);
     const again = await old.personal_sign('old tab');
     expect(await verifyMessage({ address: old.address, message: 'old tab', signature: again })).toBe(true);
   });
@@ -194,7 +196,7 @@ describe('the pool across reloads and devices', () => {
     const { wallet } = await userWithWallet({ presignaturePoolSize: 0 });
     await new Promise((r) => setTimeout(r, 300));
     expect(await unusedOnServer(wallet)).toBe(0);
-    const { ethereum } = await wallet.chains();
+    const ethereum = await ethereumWallet(wallet);
     expect(await verifyMessage({ address: ethereum.address, message: 'on demand', signature: await ethereum.personal_sign('on demand') })).toBe(true);
     expect(await unusedOnServer(wallet)).toBe(0);
   });
@@ -211,7 +213,7 @@ describe('a lying server is caught, never turned into a signature', () => {
   const throughProxy = async () => {
     const w = newWallet({ gatewayUrl: proxy.url, storage: wallet.storage, presignaturePoolSize: 0 });
     expect((await w.signIn(await issue())).status).toBe('ready');
-    return (await w.chains()).ethereum;
+    return ethereumWallet(w);
   };
 
   it('a tampered s in sign_output: INVALID_SIGNATURE', async () => {

@@ -12,6 +12,7 @@ import {
 } from '@svc/crypto';
 import { tssApi } from '@svc/contract';
 import { SvcError, isSvcError } from '../errors.js';
+import { call } from '../http/call.js';
 import type { Secp256k1RawSignature } from '../signers.js';
 import { asSvcError } from '../wallet/protocol-errors.js';
 import type { AuthedPoster } from './ed25519-threshold-signer.js';
@@ -30,16 +31,9 @@ export interface PooledPresignature {
   presignature: Presignature;
 }
 
-interface StepReply {
-  session_id?: unknown;
-  msg?: unknown;
-  done?: unknown;
-  presignature_ids?: unknown;
-}
-
 /** Best effort: a session we will not finish should not wait for its TTL. */
 async function abort(api: AuthedPoster, sessionId: string | undefined): Promise<void> {
-  if (sessionId) await api.post(tssApi.sessionAbort.path, { session_id: sessionId }).catch(() => undefined);
+  if (sessionId) await call(api, tssApi.sessionAbort, { session_id: sessionId }).catch(() => undefined);
 }
 
 /** A server answer our state machine refused: abort the session, report PROTOCOL_ERROR. */
@@ -48,7 +42,10 @@ async function refused(api: AuthedPoster, sessionId: string | undefined, what: s
   throw asSvcError(err, what);
 }
 
-function sessionOf(reply: StepReply, what: string): string {
+/** A wire message of @svc/crypto ecdsa as the contract types it: a JSON object (its shape is the receiver's state machine's to check). */
+const wire = (msg: object): Record<string, unknown> => ({ ...msg });
+
+function sessionOf(reply: { session_id?: unknown }, what: string): string {
   if (typeof reply?.session_id !== 'string') throw new SvcError('PROTOCOL_ERROR', `${what} answered without a session_id`);
   return reply.session_id;
 }
@@ -57,10 +54,10 @@ function sessionOf(reply: StepReply, what: string): string {
 export async function generateTriples(api: AuthedPoster, count: number): Promise<Triple[]> {
   const start = tripleGenClientStart({ count });
   let state = start.state;
-  let outgoing: unknown = start.outgoing;
+  let outgoing: object = start.outgoing;
   let sessionId: string | undefined;
   for (let step = 1; ; step++) {
-    const reply = await api.post<StepReply>(tssApi.ecdsaTriples.path, { ...(sessionId ? { session_id: sessionId } : {}), msg: outgoing });
+    const reply = await call(api, tssApi.ecdsaTriples, { ...(sessionId ? { session_id: sessionId } : {}), msg: wire(outgoing) });
     sessionId = sessionOf(reply, `triples/${step}`);
     let next;
     try {
@@ -79,7 +76,7 @@ export async function presign(api: AuthedPoster, keyShare: EcdsaKeyShare, triple
   const pairs: [Triple, Triple][] = [];
   for (let i = 0; i + 1 < triples.length; i += 2) pairs.push([triples[i]!, triples[i + 1]!]);
   const start = presignClientStart({ keyShare, triples: pairs });
-  const r1 = await api.post<StepReply>(tssApi.ecdsaPresign.path, { msg: start.outgoing });
+  const r1 = await call(api, tssApi.ecdsaPresign, { msg: wire(start.outgoing) });
   const sessionId = sessionOf(r1, 'presign/1');
   let s1;
   try {
@@ -88,7 +85,7 @@ export async function presign(api: AuthedPoster, keyShare: EcdsaKeyShare, triple
   } catch (err) {
     return refused(api, sessionId, 'presign/1 answer refused', err);
   }
-  const r2 = await api.post<StepReply>(tssApi.ecdsaPresign.path, { session_id: sessionId, msg: s1.outgoing });
+  const r2 = await call(api, tssApi.ecdsaPresign, { session_id: sessionId, msg: wire(s1.outgoing) });
   try {
     const s2 = presignClientStep(s1.state, r2.msg);
     if (!s2.done) throw new SvcError('PROTOCOL_ERROR', 'presign did not end after two steps');
@@ -120,16 +117,10 @@ export function ecdsaPresignatureProducer(api: AuthedPoster, keyShare: () => Pro
       return await once(count);
     } catch (err) {
       if (!isSvcError(err, 'PRESIGNATURE_POOL_FULL') || options.holdsPresignatures()) throw err;
-      await api.post(tssApi.ecdsaPresignDiscard.path, {});
+      await call(api, tssApi.ecdsaPresignDiscard, {});
       return once(count);
     }
   };
-}
-
-interface SignOutput {
-  r?: unknown;
-  s?: unknown;
-  recovery_id?: unknown;
 }
 
 const isBytes32 = (v: unknown): v is number[] => Array.isArray(v) && v.length === 32 && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255);
@@ -149,7 +140,7 @@ export const tssEcdsaSignStep = (api: AuthedPoster): EcdsaSignStep<PooledPresign
     } catch (err) {
       throw asSvcError(err, 'the pooled presignature is unusable');
     }
-    const reply = await api.post<{ session_id?: unknown; msgs_0?: { big_r?: unknown }; sign_output?: SignOutput | null }>(tssApi.signCompletion.path, {
+    const reply = await call(api, tssApi.ecdsaSign, {
       msg: Array.from(hash32),
       msgs_1: { presignature_id: pooled.id, signature_share: share.signature_share },
     });

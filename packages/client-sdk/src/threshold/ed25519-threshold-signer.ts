@@ -10,6 +10,7 @@ import {
 } from '@svc/crypto';
 import { tssApi } from '@svc/contract';
 import { SvcError } from '../errors.js';
+import { call } from '../http/call.js';
 import type { Ed25519Signer } from '../signers.js';
 import { asSvcError } from '../wallet/protocol-errors.js';
 
@@ -40,7 +41,7 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
   async sign(message: Uint8Array): Promise<Uint8Array> {
     if (!(message instanceof Uint8Array) || message.length === 0) throw new SvcError('INVALID_ARGUMENT', 'message must be non-empty bytes');
     const client = signRound1ClientEd25519(this.keyPackage);
-    const r1 = await this.api.post<{ session_id?: unknown; commitment0?: unknown }>(tssApi.ed25519Round1.path, { msg: toHex(message) });
+    const r1 = await call(this.api, tssApi.ed25519Round1, { msg: toHex(message) });
     if (typeof r1?.session_id !== 'string') throw new SvcError('PROTOCOL_ERROR', 'round1 answered without a session_id');
     const sessionId = r1.session_id;
 
@@ -55,7 +56,7 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
       throw asSvcError(err, 'round1 commitment0 refused');
     }
 
-    const r2 = await this.api.post<{ signature_share0?: unknown }>(tssApi.ed25519Round2.path, {
+    const r2 = await call(this.api, tssApi.ed25519Round2, {
       session_id: sessionId,
       commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1),
     });
@@ -82,6 +83,6 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
 
   /** Best effort: a session we will not finish should not wait for its TTL. */
   private async abort(sessionId: string): Promise<void> {
-    await this.api.post(tssApi.sessionAbort.path, { session_id: sessionId }).catch(() => undefined);
+    await call(this.api, tssApi.sessionAbort, { session_id: sessionId }).catch(() => undefined);
   }
 }

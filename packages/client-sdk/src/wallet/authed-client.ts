@@ -1,4 +1,5 @@
 import { SvcError, isSvcError } from '../errors.js';
+import { call } from '../http/call.js';
 import type { HttpClient } from '../http/http-client.js';
 import { readJwtClaims } from './jwt-claims.js';
 import { tssApi, type SignInResult } from '@svc/contract';
@@ -60,7 +61,7 @@ export class AuthedClient {
    */
   refresh(): Promise<SignInResult> {
     this.refreshing ??= (async () => {
-      const result = await this.http.post<SignInResult>(tssApi.userSigninSilently.path, undefined, { bearer: this.requireToken() });
+      const result = await call(this.http, tssApi.userSigninSilently, undefined, { bearer: this.requireToken() });
       this.setToken(result);
       return result;
     })().finally(() => {

@@ -9,7 +9,7 @@ import {
   type PublicKeyPackage,
 } from '@svc/crypto';
 import { SvcError } from '../errors.js';
-import type { Curve } from '@svc/contract';
+import type { Curve, KeygenRequest } from '@svc/contract';
 
 /*
  * What the device keeps per wallet (serialised as JSON into the app's ShareStorage): the
@@ -45,8 +45,8 @@ export interface DealtKey {
   curve: Curve;
   seed: Uint8Array;
   publicKey: Uint8Array;
-  /** What goes to /tss/v1/keygen under the curve's name (seed_part added by the caller). */
-  serverBody: Record<string, unknown>;
+  /** This key's part of the /tss/v1/keygen body: the server's share, with the server's seed part. */
+  keygenPart(seedPart: string): KeygenRequest;
   clientShare(walletId: string): ClientShare;
 }
 
@@ -56,10 +56,14 @@ export function dealEd25519(seed?: Uint8Array): DealtKey {
     curve: 'ed25519',
     seed: k.seed,
     publicKey: k.publicKey,
-    serverBody: {
-      key_package: ed25519Wire.encodeKeyPackage(k.keygen2),
-      public_key_package: ed25519Wire.encodePublicKeyPackage(k.publicKeyPackage),
-    },
+    keygenPart: (seedPart) => ({
+      // Spread: the contract types wire objects as plain records, the codec as named interfaces.
+      ed25519: {
+        key_package: { ...ed25519Wire.encodeKeyPackage(k.keygen2) },
+        public_key_package: { ...ed25519Wire.encodePublicKeyPackage(k.publicKeyPackage) },
+        seed_part: seedPart,
+      },
+    }),
     clientShare: (walletId) => ({
       v: 1,
       curve: 'ed25519',
@@ -85,11 +89,14 @@ export function dealSecp256k1Key(seed?: Uint8Array): DealtKey {
     curve: 'secp256k1',
     seed: secret,
     publicKey: deal.publicKey,
-    serverBody: {
-      secret_share: toHex(server.secretShare),
-      public_key: toHex(deal.publicKey),
-      commitments: deal.commitments.map(toHex),
-    },
+    keygenPart: (seedPart) => ({
+      secp256k1: {
+        secret_share: toHex(server.secretShare),
+        public_key: toHex(deal.publicKey),
+        commitments: deal.commitments.map(toHex),
+        seed_part: seedPart,
+      },
+    }),
     clientShare: (walletId) => ({
       v: 1,
       curve: 'secp256k1',

@@ -1,5 +1,6 @@
-// The browser page's script: the SDK bundle (src/index.ts) plus a small journey the test
+// The browser page's script: the SDK bundle (src/index.ts and the chain entry points) plus a small journey the test
 // drives step by step through page.evaluate. Uses the browser's own fetch and IndexedDB.
+import { chainWallets } from '../../src/chain-wallets.js';
 import { IndexedDbShareStorage, SvcError, SvcWallet } from '../../src/index.js';
 
 interface Journey {
@@ -20,7 +21,7 @@ const journey: Journey = {
     const outcome = await wallet.signInWithEmail(email, code);
     const keygen = outcome.status === 'needs_keygen';
     if (keygen) await wallet.keygen();
-    const chains = await wallet.chains();
+    const chains = await chainWallets(wallet);
     const { signature } = await chains.svm.signMessage('signed in Chromium');
     // Two-party ECDSA in the page: triples, presign and the one-round-trip sign.
     let ecdsa: string;

@@ -1,0 +1,46 @@
+import { equalBytes } from '@noble/curves/utils.js';
+import { fromHex } from '@svc/crypto';
+import { SvcError } from '../errors.js';
+import type { Signers } from '../signers.js';
+import { Ed25519ThresholdSigner } from '../threshold/ed25519-threshold-signer.js';
+import { Secp256k1ThresholdSigner } from '../threshold/secp256k1-threshold-signer.js';
+import { ed25519Packages } from './client-shares.js';
+import type { EcdsaWiring } from './ecdsa-pools.js';
+import { withSvcErrors } from './protocol-errors.js';
+import { loadShare } from './stored-shares.js';
+import { walletOf, type WalletContext } from './wallet-context.js';
+
+/** The threshold signers of the signed-in wallet (shares from storage). */
+export async function signers(ctx: WalletContext): Promise<Signers> {
+  const ed = await loadShare(ctx, 'ed25519');
+  if (ed.curve !== 'ed25519') throw new SvcError('NO_LOCAL_SHARE', 'no ed25519 share');
+  const { keyPackage, publicKeyPackage } = await withSvcErrors('reading the stored ed25519 share', () => ed25519Packages(ed));
+  const ed25519 = new Ed25519ThresholdSigner(ctx.api, keyPackage, publicKeyPackage);
+  if (!equalBytes(ed25519.publicKey, fromHex(walletOf(ctx.requireAccount().wallets, 'ed25519').public_key, 'public_key'))) {
+    throw new SvcError('PROTOCOL_ERROR', 'the server\u2019s ed25519 wallet key differs from the key this device holds');
+  }
+  const publicKey = fromHex(walletOf(ctx.requireAccount().wallets, 'secp256k1').public_key, 'public_key');
+  const wiring = ctx.options.ecdsa?.({ publicKey, api: ctx.api }) ?? ecdsaWiring(ctx);
+  return { ed25519, secp256k1: new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step) };
+}
+
+/**
+ * Starts filling the secp256k1 presignature pool in the background (keygen, recovery and a
+ * ready sign-in call it), so the first ECDSA signature does not wait for the offline phase.
+ */
+export function warmUp(ctx: WalletContext): void {
+  if (ctx.options.presignaturePoolSize === 0) return;
+  const account = ctx.account;
+  if (!account?.wallets.some((w) => w.curve === 'secp256k1') || ctx.options.ecdsa) return;
+  ecdsaWiring(ctx).source.replenish();
+}
+
+/** The default wiring: the wallet's pool (one per wallet key) and one-round-trip signing. */
+function ecdsaWiring(ctx: WalletContext): EcdsaWiring {
+  const wallet = walletOf(ctx.requireAccount().wallets, 'secp256k1');
+  return ctx.ecdsaPools.wiring(wallet.wallet_id, wallet.public_key, async () => {
+    const share = await loadShare(ctx, 'secp256k1');
+    if (share.curve !== 'secp256k1') throw new SvcError('NO_LOCAL_SHARE', 'no secp256k1 share');
+    return { identifier: 1, secretShare: fromHex(share.secret_share, 'secret_share', 32), publicKey: fromHex(share.public_key, 'public_key', 33) };
+  });
+}
