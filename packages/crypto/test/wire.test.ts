@@ -4,6 +4,7 @@ import {
   CryptoError,
   ed25519Wire,
   fromHex,
+  isLowerHex,
   keygenSeedEd25519,
   signRound1ClientEd25519,
   signRound1ServerEd25519,
@@ -44,6 +45,11 @@ describe('hex', () => {
     expect(codeOf(() => fromHex('0xab', 'x'))).toBe('INVALID_ENCODING');
     expect(codeOf(() => fromHex('abcd', 'x', 3))).toBe('INVALID_ENCODING');
     expect(codeOf(() => fromHex(12, 'x'))).toBe('INVALID_ENCODING');
+  });
+
+  test('isLowerHex: lowercase, even length, any size (the triple-generation blobs are megabytes)', () => {
+    expect(['', 'ab', '0123456789abcdef', 'ab'.repeat(4 << 20)].map(isLowerHex)).toEqual([true, true, true, true]);
+    expect(['a', 'AB', 'ag', '0x', ' ab', 'ab\n', 'ab'.repeat(4 << 20) + 'G0'].map(isLowerHex)).toEqual([false, false, false, false, false, false, false]);
   });
 
   test('strictObject rejects unknown and missing fields and non-objects', () => {

@@ -1,6 +1,7 @@
 import { CryptoError } from '../../errors.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { checkHeader, strictObject } from '../../wire/strict.js';
+import { isLowerHex } from '../../wire/hex.js';
 import { Fn, ORDER, Point, type Pt } from './group.js';
 
 /*
@@ -41,7 +42,6 @@ function withCulprit<T>(d: Dec, f: () => T): T {
   }
 }
 
-const HEX = /^(?:[0-9a-f]{2})*$/;
 
 /**
  * Same rules as wire/hex.ts fromHex (lowercase, even length, exact size) but decoded with noble's
@@ -56,7 +56,7 @@ export function decBytes(v: unknown, field: string, len: number | undefined, d: 
 function checkHex(v: unknown, field: string, len: number | undefined, d: Dec): asserts v is string {
   if (typeof v !== 'string') fail('INVALID_ENCODING', `${field} must be a hex string, got ${typeof v}`, d);
   if (len !== undefined && v.length !== 2 * len) fail('INVALID_ENCODING', `${field} must be ${len} bytes, got ${v.length / 2}`, d);
-  if (!HEX.test(v)) fail('INVALID_ENCODING', `${field} must be lowercase hex of even length`, d);
+  if (!isLowerHex(v)) fail('INVALID_ENCODING', `${field} must be lowercase hex of even length`, d);
 }
 
 
