@@ -22,3 +22,4 @@ export {
 } from './chains/ethereum/eip1193-provider.js';
 export { ProviderRpcError, PROVIDER_ERROR_CODES } from './chains/ethereum/provider-errors.js';
 export type { ProviderEvent, ProviderEvents } from './chains/ethereum/provider-events.js';
+export { announceProvider, type EIP6963ProviderInfo, type EIP6963ProviderDetail } from './chains/ethereum/eip6963.js';
