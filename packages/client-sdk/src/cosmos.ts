@@ -6,7 +6,7 @@ import { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-w
 import type { SignersSource } from './signers.js';
 
 export { CosmosWallet, type CosmosWalletOptions } from './chains/cosmos/cosmos-wallet.js';
-export { adr036SignDoc } from './chains/cosmos/adr036.js';
+export { adr036SignDoc, verifyAdr036 } from './chains/cosmos/adr036.js';
 
 /** The Cosmos wallet of a signed-in SvcWallet (its shares must be on this device). */
 export async function cosmosWallet(wallet: SignersSource, options?: CosmosWalletOptions): Promise<CosmosWallet> {

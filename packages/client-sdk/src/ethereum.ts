@@ -13,3 +13,13 @@ export { ethereumAddressOf } from './chains/ethereum/ethereum-address.js';
 export async function ethereumWallet(wallet: SignersSource, options?: EthereumWalletOptions): Promise<EthereumWallet> {
   return new EthereumWallet((await wallet.signers()).secp256k1, options);
 }
+export {
+  SvcEthereumProvider,
+  ethereumProvider,
+  type EthereumProviderOptions,
+  type EthereumApproval,
+  type RequestArguments,
+} from './chains/ethereum/eip1193-provider.js';
+export { ProviderRpcError, PROVIDER_ERROR_CODES } from './chains/ethereum/provider-errors.js';
+export type { ProviderEvent, ProviderEvents } from './chains/ethereum/provider-events.js';
+export { announceProvider, type EIP6963ProviderInfo, type EIP6963ProviderDetail } from './chains/ethereum/eip6963.js';

@@ -21,7 +21,7 @@ describe('browser safety of src', () => {
   const bundleForBrowser = (file: string) =>
     build({ entryPoints: [join(srcDir, file)], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
 
-  it.each(['index.ts', 'ethereum.ts', 'cosmos.ts', 'solana.ts'])('entry point %s bundles for the browser platform with every dependency resolved', async (file) => {
+  it.each(['index.ts', 'ethereum.ts', 'wagmi.ts', 'cosmos.ts', 'solana.ts'])('entry point %s bundles for the browser platform with every dependency resolved', async (file) => {
     const result = await bundleForBrowser(file);
     expect(result.errors).toEqual([]);
   });

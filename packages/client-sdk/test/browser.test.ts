@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('the SDK bundle in headless Chromium', () => {
-  it('signs in with an email code, runs keygen and returns an Ed25519 and an ECDSA signature that verify', async () => {
+  it('signs in with an email code, runs keygen and returns Ed25519 and ECDSA signatures that verify, also to a dapp through EIP-6963 and EIP-1193', async () => {
     const tab = await context.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (e) => errors.push(e.message));
@@ -96,6 +96,12 @@ describe('the SDK bundle in headless Chromium', () => {
         }),
     );
     expect(stored).toBe(2);
+
+    // A dapp finds the wallet through EIP-6963 and signs through its EIP-1193 provider.
+    const dapp = await tab.evaluate(() => (globalThis as unknown as { journey: { dapp(): Promise<{ rdns: string[]; accounts: `0x${string}`[]; signature: `0x${string}` }> } }).journey.dapp());
+    expect(dapp.rdns).toEqual(['com.example.svc']);
+    expect(dapp.accounts).toEqual([address]);
+    expect(await verifyMessage({ address, message: 'found by EIP-6963', signature: dapp.signature })).toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import {
   assertIsFullySignedTransaction,
   createKeyPairSignerFromPrivateKeyBytes,
   createNoopSigner,
+  createSignableMessage,
+  isMessagePartialSigner,
   createSolanaRpc,
   generateKeyPairSigner,
   getBase58Encoder,
@@ -47,6 +49,26 @@ describe('signMessage', () => {
       expect(opensslVerifies(signers.ed25519.publicKey, signature, bytes)).toBe(true);
       expect(await kitVerifies(wallet.address, signature, Uint8Array.from([9]))).toBe(false);
     }
+  });
+});
+
+describe('messageSigner (kit MessagePartialSigner)', () => {
+  it('signs each message content; kit verifies every signature', async () => {
+    expect(isMessagePartialSigner(wallet.messageSigner)).toBe(true);
+    const messages = [createSignableMessage('Sign in to dapp.example'), createSignableMessage(Uint8Array.from([0, 1, 255]))];
+    const dictionaries = await wallet.messageSigner.signMessages(messages);
+    expect(dictionaries).toHaveLength(2);
+    for (const [i, dictionary] of dictionaries.entries()) {
+      expect(Object.keys(dictionary)).toEqual([wallet.address]);
+      expect(await kitVerifies(wallet.address, dictionary[wallet.address]!, messages[i]!.content)).toBe(true);
+      expect(await kitVerifies(wallet.address, dictionary[wallet.address]!, messages[1 - i]!.content)).toBe(false);
+    }
+  });
+
+  it('stops a batch whose abort signal fired', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('user cancelled'));
+    await expect(wallet.messageSigner.signMessages([createSignableMessage('x')], { abortSignal: controller.signal })).rejects.toThrow('user cancelled');
   });
 });
 

@@ -16,7 +16,7 @@ import type { SignDoc } from 'cosmjs-types/cosmos/tx/v1beta1/tx.js';
 import { SvcError } from '../../errors.js';
 import type { Secp256k1Signer } from '../../signers.js';
 import { signDigest, uncompressSecp256k1, type Secp256k1Signature } from '../secp256k1-signature.js';
-import { adr036SignDoc } from './adr036.js';
+import { adr036SignDoc, verifyAdr036 } from './adr036.js';
 
 export interface CosmosWalletOptions {
   /** Bech32 prefix of the chain's account addresses (default "cosmos"). */
@@ -47,6 +47,29 @@ export class CosmosWallet implements OfflineAminoSigner, OfflineDirectSigner {
   /** The same account under another chain's prefix (e.g. "osmo", "juno"). */
   addressFor(prefix: string): string {
     return toBech32(prefix, this.rawAddress);
+  }
+
+  /**
+   * The same key as a wallet for another chain: its `address` and `getAccounts` use `prefix`,
+   * which is what SigningStargateClient looks the signer up by. One signer, many chains.
+   */
+  forPrefix(prefix: string): CosmosWallet {
+    return new CosmosWallet(this.signer, { prefix });
+  }
+
+  /**
+   * A cosmjs OfflineAminoSigner only (getAccounts, signAmino; no signDirect), for
+   * SigningStargateClient in amino mode (Ledger-style sign docs, chains without direct signing).
+   */
+  aminoSigner(prefix?: string): OfflineAminoSigner {
+    const wallet = prefix === undefined ? this : this.forPrefix(prefix);
+    return { getAccounts: () => wallet.getAccounts(), signAmino: (address, doc) => wallet.cosmos_signAmino(address, doc) };
+  }
+
+  /** A cosmjs OfflineDirectSigner only (getAccounts, signDirect), for protobuf sign mode. */
+  directSigner(prefix?: string): OfflineDirectSigner {
+    const wallet = prefix === undefined ? this : this.forPrefix(prefix);
+    return { getAccounts: () => wallet.getAccounts(), signDirect: (address, doc) => wallet.cosmos_signDirect(address, doc) };
   }
 
   async getAccounts(): Promise<readonly AccountData[]> {
@@ -84,6 +107,19 @@ export class CosmosWallet implements OfflineAminoSigner, OfflineDirectSigner {
     this.assertSigner(signerAddress);
     const response = await this.cosmos_signAmino(signerAddress, adr036SignDoc(signerAddress, data));
     return response.signature;
+  }
+
+  /**
+   * Keplr's `signArbitrary(chainId, signer, data)`: cosmos_signArbitrary under Keplr's name. The
+   * chain id only selects the key in Keplr; ADR-036 docs carry an empty chain id, so it is unused.
+   */
+  signArbitrary(_chainId: string, signer: string, data: string | Uint8Array): Promise<StdSignature> {
+    return this.cosmos_signArbitrary(signer, data);
+  }
+
+  /** Keplr's `verifyArbitrary(chainId, signer, data, signature)`: see verifyAdr036 (any signer, not only this wallet). */
+  async verifyArbitrary(_chainId: string, signer: string, data: string | Uint8Array, signature: StdSignature): Promise<boolean> {
+    return verifyAdr036(signer, data, signature);
   }
 
   /** A raw ECDSA signature over a 32-byte digest (no hashing): low-s, checked against the key. */

@@ -7,6 +7,7 @@ import {
   getTransactionEncoder,
   type Address,
   type Commitment,
+  type MessagePartialSigner,
   type Signature,
   type SignatureBytes,
   type SignatureDictionary,
@@ -42,6 +43,8 @@ export class SvmWallet {
   readonly address: Address;
   /** The same signer as a kit TransactionPartialSigner, for apps that build with kit's signer helpers. */
   readonly transactionSigner: TransactionPartialSigner;
+  /** The same signer as a kit MessagePartialSigner: each message's content signed as signMessage does. */
+  readonly messageSigner: MessagePartialSigner;
 
   constructor(
     private readonly signer: Ed25519Signer,
@@ -53,6 +56,15 @@ export class SvmWallet {
       address: this.address,
       signTransactions: (transactions) =>
         sequential(transactions, async (tx): Promise<SignatureDictionary> => ({ [this.address]: await this.signatureFor(tx) })),
+    };
+    this.messageSigner = {
+      address: this.address,
+      signMessages: (messages, config) =>
+        sequential(messages, async (message): Promise<SignatureDictionary> => {
+          // Each message is a threshold signing session: a cancelled batch stops before the next one.
+          config?.abortSignal?.throwIfAborted();
+          return { [this.address]: (await signEd25519(this.signer, message.content)) as SignatureBytes };
+        }),
     };
   }
 
