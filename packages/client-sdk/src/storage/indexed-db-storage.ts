@@ -1,64 +1,57 @@
+import { globalIndexedDb, IdbStore } from './idb-store.js';
 import type { ShareStorage } from './share-storage.js';
+import { canWrapShares, indexedDbWrappingKey, WrappedShareStorage } from './share-wrapping.js';
 
-const STORE = 'shares';
+export interface IndexedDbShareStorageOptions {
+  /**
+   * Seal the values with the origin's non-extractable AES-GCM key (share-wrapping.ts), kept in
+   * the same IndexedDB. Default: whenever WebCrypto is available.
+   */
+  wrap?: boolean;
+}
 
 /**
  * Shares in IndexedDB: asynchronous, larger quota and less eagerly cleared than localStorage
- * in most browsers. One object store of string values keyed by wallet key.
+ * in most browsers. One object store of string values keyed by wallet key, sealed at rest.
  */
 export class IndexedDbShareStorage implements ShareStorage {
-  private db: Promise<IDBDatabase> | undefined;
+  private readonly store: IdbStore;
+  private readonly values: ShareStorage;
 
-  constructor(
-    private readonly databaseName = 'svc-wallet',
-    private readonly factory: IDBFactory = requireIndexedDb(),
-  ) {}
-
-  async get(walletKey: string): Promise<string | null> {
-    const value = await this.run('readonly', (store) => store.get(walletKey));
-    return typeof value === 'string' ? value : null;
+  constructor(databaseName = 'svc-wallet', factory: IDBFactory = requireIndexedDb(), options: IndexedDbShareStorageOptions = {}) {
+    this.store = new IdbStore(factory, databaseName, 'shares');
+    const plain: ShareStorage = {
+      get: async (walletKey) => {
+        const value = await this.store.get(walletKey);
+        return typeof value === 'string' ? value : null;
+      },
+      set: (walletKey, value) => this.store.put(walletKey, value),
+      delete: (walletKey) => this.store.delete(walletKey),
+    };
+    const wrap = options.wrap ?? canWrapShares(factory);
+    this.values = wrap ? new WrappedShareStorage(plain, indexedDbWrappingKey(factory)) : plain;
   }
 
-  async set(walletKey: string, value: string): Promise<void> {
-    await this.run('readwrite', (store) => store.put(value, walletKey));
+  get(walletKey: string): Promise<string | null> {
+    return this.values.get(walletKey);
   }
 
-  async delete(walletKey: string): Promise<void> {
-    await this.run('readwrite', (store) => store.delete(walletKey));
+  set(walletKey: string, value: string): Promise<void> {
+    return this.values.set(walletKey, value);
+  }
+
+  delete(walletKey: string): Promise<void> {
+    return this.values.delete(walletKey);
   }
 
   /** Closes the connection, e.g. before the app deletes the database. */
-  async close(): Promise<void> {
-    if (this.db) (await this.db).close();
-    this.db = undefined;
-  }
-
-  private open(): Promise<IDBDatabase> {
-    this.db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = this.factory.open(this.databaseName, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error(`IndexedDB ${this.databaseName} is blocked by another tab`));
-    });
-    return this.db;
-  }
-
-  private async run<T>(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-    const db = await this.open();
-    return new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = op(tx.objectStore(STORE));
-      // Resolve on commit, not on the request's success, so a write is durable when we return.
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error ?? request.error);
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    });
+  close(): Promise<void> {
+    return this.store.close();
   }
 }
 
 function requireIndexedDb(): IDBFactory {
-  const factory = (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  const factory = globalIndexedDb();
   if (!factory) throw new TypeError('indexedDB is not available here; pass an IDBFactory explicitly');
   return factory;
 }
