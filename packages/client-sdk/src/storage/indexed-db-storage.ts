@@ -1,11 +1,11 @@
 import { globalIndexedDb, IdbStore } from './idb-store.js';
 import type { ShareStorage } from './share-storage.js';
-import { canWrapShares, indexedDbWrappingKey, WrappedShareStorage } from './share-wrapping.js';
+import { SealableShareStorage } from './share-wrapping.js';
 
 export interface IndexedDbShareStorageOptions {
   /**
    * Seal the values with the origin's non-extractable AES-GCM key (share-wrapping.ts), kept in
-   * the same IndexedDB. Default: whenever WebCrypto is available.
+   * IndexedDB (database svc-wallet-keys). Default: whenever WebCrypto is available.
    */
   wrap?: boolean;
 }
@@ -14,34 +14,21 @@ export interface IndexedDbShareStorageOptions {
  * Shares in IndexedDB: asynchronous, larger quota and less eagerly cleared than localStorage
  * in most browsers. One object store of string values keyed by wallet key, sealed at rest.
  */
-export class IndexedDbShareStorage implements ShareStorage {
+export class IndexedDbShareStorage extends SealableShareStorage {
   private readonly store: IdbStore;
-  private readonly values: ShareStorage;
 
   constructor(databaseName = 'svc-wallet', factory: IDBFactory = requireIndexedDb(), options: IndexedDbShareStorageOptions = {}) {
-    this.store = new IdbStore(factory, databaseName, 'shares');
+    const store = new IdbStore(factory, databaseName, 'shares');
     const plain: ShareStorage = {
       get: async (walletKey) => {
-        const value = await this.store.get(walletKey);
+        const value = await store.get(walletKey);
         return typeof value === 'string' ? value : null;
       },
-      set: (walletKey, value) => this.store.put(walletKey, value),
-      delete: (walletKey) => this.store.delete(walletKey),
+      set: (walletKey, value) => store.put(walletKey, value),
+      delete: (walletKey) => store.delete(walletKey),
     };
-    const wrap = options.wrap ?? canWrapShares(factory);
-    this.values = wrap ? new WrappedShareStorage(plain, indexedDbWrappingKey(factory)) : plain;
-  }
-
-  get(walletKey: string): Promise<string | null> {
-    return this.values.get(walletKey);
-  }
-
-  set(walletKey: string, value: string): Promise<void> {
-    return this.values.set(walletKey, value);
-  }
-
-  delete(walletKey: string): Promise<void> {
-    return this.values.delete(walletKey);
+    super(plain, factory, options.wrap);
+    this.store = store;
   }
 
   /** Closes the connection, e.g. before the app deletes the database. */

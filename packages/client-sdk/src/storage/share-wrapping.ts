@@ -86,3 +86,27 @@ export class WrappedShareStorage implements ShareStorage {
     return this.inner.delete(walletKey);
   }
 }
+
+/**
+ * A browser storage over its plain backing (`plain`), sealed with the origin's key in `keys`
+ * when `wrap` (default: whenever this runtime can wrap).
+ */
+export abstract class SealableShareStorage implements ShareStorage {
+  private readonly values: ShareStorage;
+
+  protected constructor(plain: ShareStorage, keys: IDBFactory | undefined, wrap: boolean = canWrapShares(keys)) {
+    this.values = wrap && keys ? new WrappedShareStorage(plain, indexedDbWrappingKey(keys)) : plain;
+  }
+
+  get(walletKey: string): Promise<string | null> {
+    return this.values.get(walletKey);
+  }
+
+  set(walletKey: string, value: string): Promise<void> {
+    return this.values.set(walletKey, value);
+  }
+
+  delete(walletKey: string): Promise<void> {
+    return this.values.delete(walletKey);
+  }
+}

@@ -1,6 +1,6 @@
 import { globalIndexedDb } from './idb-store.js';
 import type { ShareStorage } from './share-storage.js';
-import { canWrapShares, indexedDbWrappingKey, WrappedShareStorage } from './share-wrapping.js';
+import { SealableShareStorage } from './share-wrapping.js';
 
 /** The part of the Web Storage API (localStorage, sessionStorage) this adapter uses. */
 export interface WebStorageLike {
@@ -17,29 +17,14 @@ export interface WebStorageLike {
  * Where the page has IndexedDB and WebCrypto, the values are sealed with the origin's
  * non-extractable key held in IndexedDB (share-wrapping.ts): localStorage holds ciphertext.
  */
-export class WebStorageShareStorage implements ShareStorage {
-  private readonly values: ShareStorage;
-
+export class WebStorageShareStorage extends SealableShareStorage {
   constructor(storage: WebStorageLike = requireLocalStorage(), prefix = '', options: { keys?: IDBFactory } = {}) {
     const plain: ShareStorage = {
       get: async (walletKey) => storage.getItem(prefix + walletKey),
       set: async (walletKey, value) => storage.setItem(prefix + walletKey, value),
       delete: async (walletKey) => storage.removeItem(prefix + walletKey),
     };
-    const keys = options.keys ?? globalIndexedDb();
-    this.values = canWrapShares(keys) ? new WrappedShareStorage(plain, indexedDbWrappingKey(keys)) : plain;
-  }
-
-  get(walletKey: string): Promise<string | null> {
-    return this.values.get(walletKey);
-  }
-
-  set(walletKey: string, value: string): Promise<void> {
-    return this.values.set(walletKey, value);
-  }
-
-  delete(walletKey: string): Promise<void> {
-    return this.values.delete(walletKey);
+    super(plain, options.keys ?? globalIndexedDb());
   }
 }
 
