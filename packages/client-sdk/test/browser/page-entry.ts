@@ -6,6 +6,8 @@ import { IndexedDbShareStorage, SvcError, SvcWallet } from '../../src/index.js';
 interface Journey {
   start(gatewayUrl: string, apiKey: string, email: string): Promise<void>;
   finish(email: string, code: string): Promise<{ status: string; keygen: boolean; publicKey: string; signature: string; ecdsa: string; ethereumAddress: string }>;
+  /** As after a reload: a new wallet over the same IndexedDB restores the stored session and signs. */
+  restore(gatewayUrl: string, apiKey: string): Promise<{ status: string | null; publicKey: string; signature: string }>;
 }
 
 let wallet: SvcWallet | undefined;
@@ -32,6 +34,13 @@ const journey: Journey = {
     }
     const publicKey = wallet.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key;
     return { status: outcome.status, keygen, publicKey, signature: hex(signature), ecdsa, ethereumAddress: chains.ethereum.address };
+  },
+  async restore(gatewayUrl, apiKey) {
+    const reloaded = new SvcWallet({ gatewayUrl, apiKey, storage: new IndexedDbShareStorage('svc-wallet-browser-test') });
+    const outcome = await reloaded.restore();
+    const signature = await (await reloaded.signers()).ed25519.sign(new TextEncoder().encode('signed after a reload'));
+    const publicKey = reloaded.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key;
+    return { status: outcome?.status ?? null, publicKey, signature: hex(signature) };
   },
 };
 
