@@ -18,10 +18,10 @@ afterAll(async () => {
 const newWallet = (overrides: Partial<ConstructorParameters<typeof SvcWallet>[0]> = {}) =>
   new SvcWallet({ gatewayUrl: stack.gatewayUrl, apiKey: stack.apiKey, storage: new MemoryShareStorage(), presignaturePoolSize: 0, ...overrides });
 
-let mails = new Map<string, number>();
+const mails = new Map<string, number>();
 async function emailIdToken(wallet: SvcWallet, email: string): Promise<string> {
   const n = (mails.get(email) ?? 0) + 1;
-  mails = mails.set(email, n);
+  mails.set(email, n);
   await wallet.requestEmailCode(email);
   return wallet.verifyEmailCode(email, await stack.emailCode(email, n));
 }
