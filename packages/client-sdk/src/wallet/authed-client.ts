@@ -71,11 +71,12 @@ export class AuthedClient {
    * signin_silently now: a valid or recently expired JWT gets a fresh one. Concurrent callers
    * share one request: the server refreshes a token once (it revokes the old one).
    */
-  refresh(signal?: AbortSignal): Promise<SignInResult> {
+  refresh(): Promise<SignInResult> {
     this.refreshing ??= (async () => {
       const used = this.requireToken();
       try {
-        const result = await call(this.http, tssApi.userSigninSilently, undefined, { bearer: used, ...(signal ? { signal } : {}) });
+        // No app signal here: concurrent callers share this request, one caller's abort must not end it for the others.
+        const result = await call(this.http, tssApi.userSigninSilently, undefined, { bearer: used });
         this.setToken(result);
         return result;
       } catch (err) {
@@ -88,7 +89,7 @@ export class AuthedClient {
   }
 
   async post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    if (this.expiresSoon()) await this.refresh(signal);
+    if (this.expiresSoon()) await this.refresh();
     const used = this.requireToken();
     try {
       return await this.http.post<T>(path, body, { bearer: used, ...(signal ? { signal } : {}) });
@@ -97,7 +98,7 @@ export class AuthedClient {
       if (!isSvcError(err, 'UNAUTHORIZED')) throw err;
       // A refresh revokes the token it replaces: when another call refreshed meanwhile, this one
       // only sent the old token and retries with the new one (refreshing again would revoke that).
-      if (this.token === used) await this.refresh(signal);
+      if (this.token === used) await this.refresh();
       const fresh = this.requireToken();
       try {
         return await this.http.post<T>(path, body, { bearer: fresh, ...(signal ? { signal } : {}) });

@@ -91,7 +91,7 @@ async function signInSteps(ctx: WalletContext, idToken: string, signal: AbortSig
 export function resume(ctx: WalletContext, jwt: string, options: FlowOptions = {}): Promise<SignInOutcome> {
   return abortable(options.signal, async () => {
     ctx.api.setJwt(jwt);
-    const result = await ctx.api.refresh(options.signal);
+    const result = await ctx.api.refresh();
     await ctx.session.settled();
     const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
     if (status === 'ready') warmUp(ctx);
