@@ -17,8 +17,15 @@ export const CLIENT_ERROR_CODES = [
   'NOT_SIGNED_IN', // the flow needs a sign-in (or a fresh ID token) first
   'NO_LOCAL_SHARE', // this device holds no client share for the wallet: recover() first
   'ECDSA_UNAVAILABLE', // no presignature could be produced for a signature
+  'ABORTED', // the app's AbortSignal fired: the flow stopped between steps, storage unchanged
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+
+/*
+ * SESSION_EXPIRED is also a server code (410: a protocol session outlived its TTL). The SDK
+ * raises it with status 0 when the service JWT is refused (401) after the refresh the SDK
+ * tries: the session is over and `onSessionExpired` was called (src/wallet/authed-client.ts).
+ */
 
 /** A server code we know, one we do not know yet (newer server), or a client-side code. */
 export type SvcErrorCode = ErrorCode | ClientErrorCode | (string & {});

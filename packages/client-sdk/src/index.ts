@@ -8,11 +8,14 @@ export { call, type CallBody, type PostRoute, type Poster } from './http/call.js
 export { HttpClient, decodeEnvelope, type HttpClientOptions, type RequestOptions, type FetchLike } from './http/http-client.js';
 export { MemoryShareStorage, shareStorageKey, type ShareStorage, type ShareCurve } from './storage/share-storage.js';
 export { WebStorageShareStorage, type WebStorageLike } from './storage/web-storage.js';
-export { IndexedDbShareStorage } from './storage/indexed-db-storage.js';
+export { IndexedDbShareStorage, type IndexedDbShareStorageOptions } from './storage/indexed-db-storage.js';
+export { WrappedShareStorage, indexedDbWrappingKey, type WrappingKeySource } from './storage/share-wrapping.js';
 export type { Signers, SignersSource, Ed25519Signer, Secp256k1Signer, Secp256k1RawSignature } from './signers.js';
 export { signDigest, type Secp256k1Signature } from './chains/secp256k1-signature.js';
 export { signEd25519 } from './chains/ed25519-signature.js';
 export { SvcWallet, type SvcWalletOptions, type SignInOutcome, type SignInStatus, type ExportedKeys } from './wallet/svc-wallet.js';
+export type { FlowOptions, SignOutOptions, SignOutResult } from './wallet/svc-wallet.js';
+export { SESSION_STORAGE_KEY } from './wallet/session.js';
 export { EcdsaPools, type EcdsaWiring, type EcdsaPoolsOptions } from './wallet/ecdsa-pools.js';
 export { generateTriples, presign, ecdsaPresignatureProducer, tssEcdsaSignStep, type PooledPresignature } from './threshold/ecdsa-tss.js';
 export { AuthedClient, type AuthedClientOptions } from './wallet/authed-client.js';

@@ -79,23 +79,35 @@ describe('the SDK bundle in headless Chromium', () => {
     expect(result.ecdsa).toMatch(/^0x[0-9a-f]{130}$/);
     const address = result.ethereumAddress as `0x${string}`;
     expect(await verifyMessage({ address, message: 'signed in Chromium', signature: result.ecdsa as `0x${string}` })).toBe(true);
-    // The client share landed in the browser's IndexedDB.
-    const stored = await tab.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open('svc-wallet-browser-test');
+    // The client shares and the session landed in the browser's IndexedDB, sealed: ciphertext
+    // under a non-extractable AES-GCM key that IndexedDB holds as a CryptoKey.
+    const stored = await tab.evaluate(async () => {
+      const all = (name: string, store: string) =>
+        new Promise<[IDBValidKey[], unknown[]]>((resolve, reject) => {
+          const open = indexedDB.open(name);
           open.onerror = () => reject(open.error);
           open.onsuccess = () => {
-            const db = open.result;
-            const names = Array.from(db.objectStoreNames);
-            const tx = db.transaction(names, 'readonly');
-            const count = tx.objectStore(names[0]!).count();
-            count.onsuccess = () => resolve(count.result);
-            count.onerror = () => reject(count.error);
+            const tx = open.result.transaction(store, 'readonly');
+            const keys = tx.objectStore(store).getAllKeys();
+            const values = tx.objectStore(store).getAll();
+            tx.oncomplete = () => resolve([keys.result, values.result]);
+            tx.onerror = () => reject(tx.error);
           };
-        }),
-    );
-    expect(stored).toBe(2);
+        });
+      const [keys, values] = await all('svc-wallet-browser-test', 'shares');
+      const [, [key]] = await all('svc-wallet-keys', 'keys');
+      const wrapping = key as CryptoKey;
+      return { keys: keys.map(String), values: values as string[], key: { type: wrapping.type, extractable: wrapping.extractable, algorithm: wrapping.algorithm.name } };
+    });
+    expect(stored.keys.filter((k) => /^svc-wallet:[^:]+:(ed25519|secp256k1)$/.test(k))).toHaveLength(2);
+    expect(stored.keys).toContain('svc-wallet:session');
+    for (const value of stored.values) expect(value).toMatch(/^svc-aes-gcm:1:[0-9a-f]{24}:[0-9a-f]+$/);
+    expect(stored.key).toEqual({ type: 'secret', extractable: false, algorithm: 'AES-GCM' });
+
+    // A reload: a new SvcWallet over the same IndexedDB restores the session and signs.
+    const restored = await tab.evaluate(([g, k]) => (globalThis as unknown as { journey: { restore(a: string, b: string): Promise<Record<string, unknown>> } }).journey.restore(g, k), [stack.gatewayUrl, stack.apiKey] as const);
+    expect(restored).toMatchObject({ status: 'ready', publicKey: result.publicKey });
+    expect(opensslVerifies(publicKey, Buffer.from(restored.signature as string, 'hex'), new TextEncoder().encode('signed after a reload'))).toBe(true);
 
     // A dapp finds the wallet through EIP-6963 and signs through its EIP-1193 provider.
     const dapp = await tab.evaluate(() => (globalThis as unknown as { journey: { dapp(): Promise<{ rdns: string[]; accounts: `0x${string}`[]; signature: `0x${string}` }> } }).journey.dapp());

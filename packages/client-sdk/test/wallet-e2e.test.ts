@@ -175,10 +175,15 @@ describe('silent JWT refresh', () => {
     const [, ...opened] = await Promise.all([busy.refresh(), ...Array.from({ length: 5 }, () => busy.post<{ session_id: string }>('/tss/v2/sign_ed25519/round1', { msg: 'abcd' }))]);
     for (const o of opened) expect(o.session_id).toMatch(/^[0-9a-f-]{36}$/);
 
-    // A token past the signin_silently window: NOT refreshed, the 401 reaches the app.
-    const stale = new AuthedClient(http, { refreshMarginSeconds: 0, now: () => 0 });
+    // A token the server refuses even to refresh (here: not its signature; past the
+    // signin_silently window alike): the session is over, SESSION_EXPIRED and the hook, once.
+    const expired: SvcError[] = [];
+    const stale = new AuthedClient(http, { refreshMarginSeconds: 0, now: () => 0, onSessionExpired: (e) => expired.push(e) });
     stale.setJwt(new ServiceJwt({ secret: 'another-secret-that-is-long-enough-0123456789', expiresIn: 3600 }).sign('user', user.user_id, claims).token);
-    await expect(stale.post('/tss/v2/sign_ed25519/round1', { msg: 'abcd' })).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    const failure = await stale.post('/tss/v2/sign_ed25519/round1', { msg: 'abcd' }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'SESSION_EXPIRED', status: 0, cause: { code: 'UNAUTHORIZED', status: 401 } });
+    await expect(stale.post('/tss/v2/sign_ed25519/round1', { msg: 'abcd' })).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect(expired).toEqual([failure]);
   });
 });
 

@@ -1,4 +1,6 @@
+import { globalIndexedDb } from './idb-store.js';
 import type { ShareStorage } from './share-storage.js';
+import { SealableShareStorage } from './share-wrapping.js';
 
 /** The part of the Web Storage API (localStorage, sessionStorage) this adapter uses. */
 export interface WebStorageLike {
@@ -11,23 +13,18 @@ export interface WebStorageLike {
  * Shares in window.localStorage (or any Web Storage). Simple, synchronous underneath, but
  * browsers partition and may clear it (Safari's 7-day rule, private windows): the wallet then
  * recovers from the key share nodes, so losing it costs a recovery, not the funds.
+ *
+ * Where the page has IndexedDB and WebCrypto, the values are sealed with the origin's
+ * non-extractable key held in IndexedDB (share-wrapping.ts): localStorage holds ciphertext.
  */
-export class WebStorageShareStorage implements ShareStorage {
-  constructor(
-    private readonly storage: WebStorageLike = requireLocalStorage(),
-    private readonly prefix = '',
-  ) {}
-
-  async get(walletKey: string): Promise<string | null> {
-    return this.storage.getItem(this.prefix + walletKey);
-  }
-
-  async set(walletKey: string, value: string): Promise<void> {
-    this.storage.setItem(this.prefix + walletKey, value);
-  }
-
-  async delete(walletKey: string): Promise<void> {
-    this.storage.removeItem(this.prefix + walletKey);
+export class WebStorageShareStorage extends SealableShareStorage {
+  constructor(storage: WebStorageLike = requireLocalStorage(), prefix = '', options: { keys?: IDBFactory } = {}) {
+    const plain: ShareStorage = {
+      get: async (walletKey) => storage.getItem(prefix + walletKey),
+      set: async (walletKey, value) => storage.setItem(prefix + walletKey, value),
+      delete: async (walletKey) => storage.removeItem(prefix + walletKey),
+    };
+    super(plain, options.keys ?? globalIndexedDb());
   }
 }
 

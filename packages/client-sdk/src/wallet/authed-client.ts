@@ -9,6 +9,12 @@ export interface AuthedClientOptions {
   refreshMarginSeconds?: number;
   /** Called with every new sign-in result (initial and refreshed), e.g. to persist the token. */
   onToken?: (result: SignInResult) => void;
+  /**
+   * The server refused the token after the refresh attempt (expired past the refresh window,
+   * signed out elsewhere, revoked): called once per session, with the SESSION_EXPIRED error
+   * every call of this session then fails with.
+   */
+  onSessionExpired?: (err: SvcError) => void;
   now?: () => number;
 }
 
@@ -16,10 +22,13 @@ export interface AuthedClientOptions {
  * Calls with the service JWT, kept fresh: signin_silently shortly before exp, and one
  * transparent retry when the server still answers 401 (clock skew, a token revoked by
  * rotation). Concurrent callers share one refresh. The server revokes the old token when it
- * issues the new one, so the old token is never refreshed twice.
+ * issues the new one, so the old token is never refreshed twice. A token the server still
+ * refuses after that ends the session: SESSION_EXPIRED, and `onSessionExpired` once.
  */
 export class AuthedClient {
   private token: string | undefined;
+  /** The last session ended with SESSION_EXPIRED (not with a sign-out). */
+  private expired = false;
   private refreshing: Promise<SignInResult> | undefined;
   private readonly marginMs: number;
   private readonly now: () => number;
@@ -43,16 +52,19 @@ export class AuthedClient {
 
   setToken(result: SignInResult): void {
     this.token = result.token;
+    this.expired = false;
     this.options.onToken?.(result);
   }
 
   /** A stored JWT, e.g. from a previous page load; refresh() turns it into a sign-in result. */
   setJwt(token: string): void {
     this.token = token;
+    this.expired = false;
   }
 
   clear(): void {
     this.token = undefined;
+    this.expired = false;
   }
 
   /**
@@ -61,9 +73,15 @@ export class AuthedClient {
    */
   refresh(): Promise<SignInResult> {
     this.refreshing ??= (async () => {
-      const result = await call(this.http, tssApi.userSigninSilently, undefined, { bearer: this.requireToken() });
-      this.setToken(result);
-      return result;
+      const used = this.requireToken();
+      try {
+        // No app signal here: concurrent callers share this request, one caller's abort must not end it for the others.
+        const result = await call(this.http, tssApi.userSigninSilently, undefined, { bearer: used });
+        this.setToken(result);
+        return result;
+      } catch (err) {
+        throw isSvcError(err, 'UNAUTHORIZED') ? this.expire(used, err) : err;
+      }
     })().finally(() => {
       this.refreshing = undefined;
     });
@@ -81,8 +99,27 @@ export class AuthedClient {
       // A refresh revokes the token it replaces: when another call refreshed meanwhile, this one
       // only sent the old token and retries with the new one (refreshing again would revoke that).
       if (this.token === used) await this.refresh();
-      return this.http.post<T>(path, body, { bearer: this.requireToken(), ...(signal ? { signal } : {}) });
+      const fresh = this.requireToken();
+      try {
+        return await this.http.post<T>(path, body, { bearer: fresh, ...(signal ? { signal } : {}) });
+      } catch (retryErr) {
+        throw isSvcError(retryErr, 'UNAUTHORIZED') ? this.expire(fresh, retryErr) : retryErr;
+      }
     }
+  }
+
+  /**
+   * The server refused `used` for good: the session ends. Only the call that finds `used` still
+   * current ends it and calls the hook, so concurrent failures report it once.
+   */
+  private expire(used: string, cause: unknown): SvcError {
+    const error = new SvcError('SESSION_EXPIRED', 'the session expired or was revoked: sign in again', 0, { cause });
+    if (this.token === used) {
+      this.token = undefined;
+      this.expired = true;
+      this.options.onSessionExpired?.(error);
+    }
+    return error;
   }
 
   private expiresSoon(): boolean {
@@ -90,9 +127,10 @@ export class AuthedClient {
     return exp !== undefined && exp * 1000 - this.now() < this.marginMs;
   }
 
-
   private requireToken(): string {
-    if (!this.token) throw new SvcError('NOT_SIGNED_IN', 'sign in first');
+    if (!this.token) {
+      throw this.expired ? new SvcError('SESSION_EXPIRED', 'the session expired or was revoked: sign in again') : new SvcError('NOT_SIGNED_IN', 'sign in first');
+    }
     return this.token;
   }
 }

@@ -1,5 +1,6 @@
 import { fromHex, toHex } from '@svc/crypto';
 import { SvcError } from '../errors.js';
+import { abortable, withSignal, type FlowOptions } from './abort.js';
 import { readJwtClaims } from './jwt-claims.js';
 import { recoverSeeds } from './recovery.js';
 import { signIn } from './sign-in.js';
@@ -15,12 +16,16 @@ export interface ExportedKeys {
  * exportMaxAgeSeconds; it is committed and signed in with like any sign-in. Ethereum: the
  * 32-byte private key as 0x-hex; Solana: the 64-byte keypair (seed || public key).
  */
-export async function exportKeys(ctx: WalletContext, idToken: string): Promise<ExportedKeys> {
+export function exportKeys(ctx: WalletContext, idToken: string, options: FlowOptions = {}): Promise<ExportedKeys> {
+  return abortable(options.signal, () => exportSteps(ctx, idToken, options.signal));
+}
+
+async function exportSteps(ctx: WalletContext, idToken: string, signal: AbortSignal | undefined): Promise<ExportedKeys> {
   const iat = readJwtClaims(idToken).iat;
   const maxAge = ctx.options.exportMaxAgeSeconds ?? 300;
   if (iat === undefined || Date.now() / 1000 - iat > maxAge) throw new SvcError('NOT_SIGNED_IN', `key export needs an ID token issued within ${maxAge} s`);
-  await signIn(ctx, idToken);
-  const seeds = await recoverSeeds(ctx);
+  await signIn(ctx, idToken, withSignal(signal));
+  const seeds = await recoverSeeds(ctx, signal);
   const out: ExportedKeys = {};
   for (const { wallet, seed } of seeds) {
     if (wallet.curve === 'secp256k1') out.ethereum = { privateKey: `0x${toHex(seed)}`, publicKey: wallet.public_key };

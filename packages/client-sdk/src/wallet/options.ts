@@ -1,5 +1,6 @@
 import type { KeyshareNodeRef } from '@svc/keyshare-client';
 import type { SignInResult } from '@svc/contract';
+import type { SvcError } from '../errors.js';
 import type { FetchLike } from '../http/http-client.js';
 import type { ShareStorage } from '../storage/share-storage.js';
 import type { AuthedClient } from './authed-client.js';
@@ -10,7 +11,10 @@ export interface SvcWalletOptions {
   gatewayUrl: string;
   /** The app's API key (X-API-Key). */
   apiKey: string;
-  /** Where the client shares live (default: memory, i.e. lost on reload). */
+  /**
+   * Where the client shares live (default: memory, i.e. lost on reload), and the session
+   * (service JWT + account, under its own key) that `restore()` continues after a reload.
+   */
   storage?: ShareStorage;
   /** The key share nodes and threshold; default: asked from user/check for the signing-in email. */
   keyshareNodes?: KeyshareNodeRef[];
@@ -27,5 +31,12 @@ export interface SvcWalletOptions {
   onBackgroundError?: (err: unknown) => void;
   /** Replaces the ECDSA wiring (default: tss-api triples/presign/sign with an in-memory pool). */
   ecdsa?: (wallet: { publicKey: Uint8Array; api: AuthedClient }) => EcdsaWiring;
+  /** Every new service token (sign-in, keygen, refresh); the SDK persists it in `storage` itself. */
   onToken?: (result: SignInResult) => void;
+  /**
+   * The session ended: the server refused the service JWT after the SDK's refresh attempt
+   * (expired past SIGNIN_SILENTLY_WINDOW, signed out elsewhere). Called once; the call that
+   * found out, and every later one, fails with SESSION_EXPIRED; sign in again.
+   */
+  onSessionExpired?: (err: SvcError) => void;
 }

@@ -2,8 +2,11 @@ import { commitToNodes, IdTokenSession, KeyshareNodeClient } from '@svc/keyshare
 import { tssApi, type SignInResult, type UserCheckResult } from '@svc/contract';
 import { SvcError, isSvcError } from '../errors.js';
 import { call } from '../http/call.js';
+import { shareStorageKey } from '../storage/share-storage.js';
+import { abortable, checkAborted, withSignal, type FlowOptions } from './abort.js';
 import { readJwtClaims } from './jwt-claims.js';
-import { withSvcErrors } from './protocol-errors.js';
+import { asSvcError, withSvcErrors } from './protocol-errors.js';
+import { readSession } from './session.js';
 import { warmUp } from './signing.js';
 import { hasAllShares } from './stored-shares.js';
 import type { WalletContext } from './wallet-context.js';
@@ -18,14 +21,28 @@ export interface SignInOutcome {
   check?: UserCheckResult;
 }
 
+export interface SignOutOptions {
+  /** Also erase this device's shares: the next sign-in here needs recover(). */
+  forgetDevice?: boolean;
+}
+
+export interface SignOutResult {
+  /** The server revoked the token (user/signout answered); false when there was no token or the call failed. */
+  revoked: boolean;
+  /** Why the revocation failed (offline, ...): the local session is cleared all the same. */
+  error?: unknown;
+}
+
 /** Email login, step 1: the service mails a one-time code. */
-export async function requestEmailCode(ctx: WalletContext, email: string): Promise<void> {
-  await call(ctx.http, tssApi.emailRequestCode, { email });
+export async function requestEmailCode(ctx: WalletContext, email: string, options: FlowOptions = {}): Promise<void> {
+  const { signal } = options;
+  await abortable(signal, () => call(ctx.http, tssApi.emailRequestCode, { email }, withSignal(signal)));
 }
 
 /** Email login, step 2: the code for an ID token (then pass it to signIn). */
-export async function verifyEmailCode(ctx: WalletContext, email: string, code: string): Promise<string> {
-  const data = await call(ctx.http, tssApi.emailVerifyCode, { email, code });
+export async function verifyEmailCode(ctx: WalletContext, email: string, code: string, options: FlowOptions = {}): Promise<string> {
+  const { signal } = options;
+  const data = await abortable(signal, () => call(ctx.http, tssApi.emailVerifyCode, { email, code }, withSignal(signal)));
   return data.id_token;
 }
 
@@ -36,12 +53,18 @@ export async function verifyEmailCode(ctx: WalletContext, email: string, code: s
  * device without its shares `needs_recovery`. A stored share whose key differs from the
  * server's wallet key is PROTOCOL_ERROR.
  */
-export async function signIn(ctx: WalletContext, idToken: string): Promise<SignInOutcome> {
+export function signIn(ctx: WalletContext, idToken: string, options: FlowOptions = {}): Promise<SignInOutcome> {
+  return abortable(options.signal, () => signInSteps(ctx, idToken, options.signal));
+}
+
+async function signInSteps(ctx: WalletContext, idToken: string, signal: AbortSignal | undefined): Promise<SignInOutcome> {
   const claims = readJwtClaims(idToken);
-  const { nodes, threshold } = await keyshareNodes(ctx, claims.email);
+  const { nodes, threshold } = await keyshareNodes(ctx, claims.email, signal);
+  checkAborted(signal);
   ctx.id?.session.destroy();
   const session = IdTokenSession.create(idToken);
   const outcomes = await withSvcErrors('committing the ID token to the key share nodes', () => commitToNodes(nodes, session, threshold));
+  checkAborted(signal);
   ctx.id = {
     session,
     nodes: nodes.filter((n) => outcomes.find((o) => o.name === n.name)?.ok),
@@ -52,47 +75,84 @@ export async function signIn(ctx: WalletContext, idToken: string): Promise<SignI
 
   let result: SignInResult;
   try {
-    result = await call(ctx.http, tssApi.userSignin, undefined, { bearer: idToken });
+    result = await call(ctx.http, tssApi.userSignin, undefined, { bearer: idToken, ...withSignal(signal) });
   } catch (err) {
     if (isSvcError(err, 'USER_NOT_FOUND') || isSvcError(err, 'WALLET_NOT_FOUND')) return { status: 'needs_keygen' };
     throw err;
   }
   ctx.api.setToken(result);
+  await ctx.session.settled();
   const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
   if (status === 'ready') warmUp(ctx);
-  return { status, user: result.user, check: await checkNodes(ctx) };
+  return { status, user: result.user, check: await checkNodes(ctx, withSignal(signal)) };
 }
 
 /** Continues with a stored service JWT (no ID token): refreshed through signin_silently. */
-export async function resume(ctx: WalletContext, jwt: string): Promise<SignInOutcome> {
-  ctx.api.setJwt(jwt);
-  const result = await ctx.api.refresh();
-  const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
-  if (status === 'ready') warmUp(ctx);
-  return { status, user: result.user };
+export function resume(ctx: WalletContext, jwt: string, options: FlowOptions = {}): Promise<SignInOutcome> {
+  return abortable(options.signal, async () => {
+    ctx.api.setJwt(jwt);
+    const result = await ctx.api.refresh();
+    await ctx.session.settled();
+    const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
+    if (status === 'ready') warmUp(ctx);
+    return { status, user: result.user };
+  });
 }
 
-export function signOut(ctx: WalletContext): void {
+/**
+ * The session this storage holds from an earlier page load, continued (refreshed through
+ * signin_silently); null when none is stored. A stored token the server refuses is
+ * SESSION_EXPIRED (onSessionExpired is called and the stored session erased).
+ */
+export async function restore(ctx: WalletContext, options: FlowOptions = {}): Promise<SignInOutcome | null> {
+  const stored = await abortable(options.signal, () => readSession(ctx.storage));
+  return stored ? resume(ctx, stored.token, options) : null;
+}
+
+/**
+ * Revokes the service token at the server (user/signout), then clears the session here (ID
+ * token session, presignatures, stored session) whether or not the server could be reached.
+ * `forgetDevice` also erases this device's shares.
+ */
+export async function signOut(ctx: WalletContext, options: SignOutOptions = {}): Promise<SignOutResult> {
+  const token = ctx.api.jwt;
+  const account = ctx.account ?? (await readSession(ctx.storage))?.user;
+  let result: SignOutResult = { revoked: false };
+  if (token) {
+    try {
+      await call(ctx.http, tssApi.userSignout, undefined, { bearer: token });
+      result = { revoked: true };
+    } catch (err) {
+      result = { revoked: false, error: asSvcError(err, 'revoking the session') };
+    }
+  }
   ctx.id?.session.destroy();
   ctx.id = undefined;
   ctx.account = undefined;
   ctx.ecdsaPools.clear();
   ctx.api.clear();
+  ctx.session.forget();
+  await ctx.session.settled();
+  if (options.forgetDevice && account) {
+    for (const w of account.wallets) await ctx.storage.delete(shareStorageKey(w.wallet_id, w.curve));
+  }
+  return result;
 }
 
 /** user/check for the signed-in account (the nodes' state of its wallets). */
-export async function checkNodes(ctx: WalletContext): Promise<UserCheckResult> {
+export function checkNodes(ctx: WalletContext, options: FlowOptions = {}): Promise<UserCheckResult> {
   const user = ctx.requireAccount();
-  return call(ctx.http, tssApi.userCheck, { email: user.email, auth_type: user.auth_type });
+  const { signal } = options;
+  return abortable(signal, () => call(ctx.http, tssApi.userCheck, { email: user.email, auth_type: user.auth_type }, withSignal(signal)));
 }
 
 /** The key share nodes to commit to: configured, else as user/check lists them for the email. */
-async function keyshareNodes(ctx: WalletContext, email: string | undefined): Promise<{ nodes: KeyshareNodeClient[]; threshold: number }> {
+async function keyshareNodes(ctx: WalletContext, email: string | undefined, signal: AbortSignal | undefined): Promise<{ nodes: KeyshareNodeClient[]; threshold: number }> {
   let refs = ctx.options.keyshareNodes;
   let threshold = ctx.options.keyshareThreshold;
   if (!refs) {
     if (!email) throw new SvcError('INVALID_ARGUMENT', 'this ID token carries no email: configure keyshareNodes');
-    const meta = (await call(ctx.http, tssApi.userCheck, { email })).keyshare_node_meta;
+    const meta = (await call(ctx.http, tssApi.userCheck, { email }, withSignal(signal))).keyshare_node_meta;
     refs = meta.nodes.map((n) => ({ name: n.name, endpoint: n.endpoint }));
     threshold ??= meta.threshold;
   }

@@ -9,19 +9,34 @@ import { heal } from './heal.js';
 import { CURVES, keygen } from './keygen.js';
 import type { SvcWalletOptions } from './options.js';
 import { recover } from './recovery.js';
-import { checkNodes, requestEmailCode, resume, signIn, signOut, verifyEmailCode, type SignInOutcome } from './sign-in.js';
+import type { FlowOptions } from './abort.js';
+import { SessionWriter } from './session.js';
+import {
+  checkNodes,
+  requestEmailCode,
+  restore,
+  resume,
+  signIn,
+  signOut,
+  verifyEmailCode,
+  type SignInOutcome,
+  type SignOutOptions,
+  type SignOutResult,
+} from './sign-in.js';
 import { signers, warmUp } from './signing.js';
 import { WalletContext } from './wallet-context.js';
 
 export type { SvcWalletOptions } from './options.js';
-export type { SignInOutcome, SignInStatus } from './sign-in.js';
+export type { SignInOutcome, SignInStatus, SignOutOptions, SignOutResult } from './sign-in.js';
+export type { FlowOptions } from './abort.js';
 export type { ExportedKeys } from './export.js';
 
 /**
  * The client (P0) of the wallet service: sign-in, keygen with key share node backups,
  * threshold signers, recovery, heal and export. See docs/client-sdk.md. Each flow lives in
  * its own file (sign-in.ts, keygen.ts, signing.ts, recovery.ts, heal.ts, export.ts) over the
- * state this class holds (WalletContext).
+ * state this class holds (WalletContext). Every flow takes `{ signal }` (an AbortSignal): an
+ * aborted flow ends in SvcError ABORTED with the share storage unchanged.
  */
 export class SvcWallet {
   readonly http: HttpClient;
@@ -37,18 +52,26 @@ export class SvcWallet {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.storage = options.storage ?? new MemoryShareStorage();
+    const session = new SessionWriter(this.storage, (err) => options.onBackgroundError?.(err));
     this.api = new AuthedClient(this.http, {
       ...(options.refreshMarginSeconds !== undefined ? { refreshMarginSeconds: options.refreshMarginSeconds } : {}),
       onToken: (result) => {
         this.ctx.account = result.user;
+        session.save(result);
         options.onToken?.(result);
+      },
+      onSessionExpired: (err) => {
+        this.ctx.account = undefined;
+        this.ctx.ecdsaPools.clear();
+        session.forget();
+        options.onSessionExpired?.(err);
       },
     });
     const ecdsaPools = new EcdsaPools(this.api, {
       ...(options.presignaturePoolSize !== undefined ? { target: options.presignaturePoolSize } : {}),
       ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}),
     });
-    this.ctx = new WalletContext(options, this.http, this.api, this.storage, ecdsaPools);
+    this.ctx = new WalletContext(options, this.http, this.api, this.storage, ecdsaPools, session);
   }
 
   /** The signed-in account, if any. */
@@ -57,46 +80,62 @@ export class SvcWallet {
   }
 
   /** Email login, step 1: the service mails a one-time code. */
-  requestEmailCode(email: string): Promise<void> {
-    return requestEmailCode(this.ctx, email);
+  requestEmailCode(email: string, options?: FlowOptions): Promise<void> {
+    return requestEmailCode(this.ctx, email, options);
   }
 
   /** Email login, step 2: the code for an ID token (then pass it to signIn). */
-  verifyEmailCode(email: string, code: string): Promise<string> {
-    return verifyEmailCode(this.ctx, email, code);
+  verifyEmailCode(email: string, code: string, options?: FlowOptions): Promise<string> {
+    return verifyEmailCode(this.ctx, email, code, options);
   }
 
-  async signInWithEmail(email: string, code: string): Promise<SignInOutcome> {
-    return this.signIn(await this.verifyEmailCode(email, code));
+  async signInWithEmail(email: string, code: string, options?: FlowOptions): Promise<SignInOutcome> {
+    return this.signIn(await this.verifyEmailCode(email, code, options), options);
   }
 
   /** Signs in with a login provider's ID token (sign-in.ts). */
-  signIn(idToken: string): Promise<SignInOutcome> {
-    return signIn(this.ctx, idToken);
+  signIn(idToken: string, options?: FlowOptions): Promise<SignInOutcome> {
+    return signIn(this.ctx, idToken, options);
   }
 
-  /** Continues with a stored service JWT (no ID token): refreshed through signin_silently. */
-  resume(jwt: string): Promise<SignInOutcome> {
-    return resume(this.ctx, jwt);
+  /**
+   * Continues the session stored in `storage` by an earlier sign-in (e.g. before a reload);
+   * null when there is none. A refused one is SESSION_EXPIRED (and onSessionExpired).
+   */
+  restore(options?: FlowOptions): Promise<SignInOutcome | null> {
+    return restore(this.ctx, options);
   }
 
-  signOut(): void {
-    signOut(this.ctx);
+  /** Continues with a service JWT the app kept itself: refreshed through signin_silently. */
+  resume(jwt: string, options?: FlowOptions): Promise<SignInOutcome> {
+    return resume(this.ctx, jwt, options);
+  }
+
+  /**
+   * Revokes the service token at the server, then clears the session here even when the
+   * server could not be reached (`revoked: false` and the `error`). `forgetDevice: true`
+   * also erases this device's shares.
+   */
+  signOut(options?: SignOutOptions): Promise<SignOutResult> {
+    return signOut(this.ctx, options);
   }
 
   /** user/check for the signed-in account (the nodes' state of its wallets). */
-  checkNodes(): Promise<UserCheckResult> {
-    return checkNodes(this.ctx);
+  checkNodes(options?: FlowOptions): Promise<UserCheckResult> {
+    return checkNodes(this.ctx, options);
   }
 
-  /** Creates the wallet on `curves` (keygen.ts); needs signIn() first (its answer was `needs_keygen`). */
-  keygen(curves: Curve[] = CURVES): Promise<SignInResult['user']> {
-    return keygen(this.ctx, curves);
+  /**
+   * Creates the wallet on `curves` (default both; keygen.ts); needs signIn() first (its answer
+   * was `needs_keygen`). `keygen({ signal })` keeps the default curves.
+   */
+  keygen(curves: Curve[] | FlowOptions = CURVES, options?: FlowOptions): Promise<SignInResult['user']> {
+    return Array.isArray(curves) ? keygen(this.ctx, curves, options) : keygen(this.ctx, CURVES, curves);
   }
 
-  /** The threshold signers of the signed-in wallet (shares from storage). */
-  signers(): Promise<Signers> {
-    return signers(this.ctx);
+  /** The threshold signers of the signed-in wallet (shares from storage), bound to `signal` if given. */
+  signers(options?: FlowOptions): Promise<Signers> {
+    return signers(this.ctx, options);
   }
 
   /** Starts filling the secp256k1 presignature pool in the background (signing.ts). */
@@ -105,17 +144,17 @@ export class SvcWallet {
   }
 
   /** Rebuilds this device's shares from the server's seed parts and the key share nodes (recovery.ts). */
-  recover(): Promise<void> {
-    return recover(this.ctx);
+  recover(options?: FlowOptions): Promise<void> {
+    return recover(this.ctx, options);
   }
 
   /** Re-creates the shares of key share nodes that lost them; returns the healed node names (heal.ts). */
-  heal(): Promise<string[]> {
-    return heal(this.ctx);
+  heal(options?: FlowOptions): Promise<string[]> {
+    return heal(this.ctx, options);
   }
 
   /** The full private keys, behind a fresh sign-in (export.ts). */
-  exportKeys(idToken: string): Promise<ExportedKeys> {
-    return exportKeys(this.ctx, idToken);
+  exportKeys(idToken: string, options?: FlowOptions): Promise<ExportedKeys> {
+    return exportKeys(this.ctx, idToken, options);
   }
 }

@@ -6,6 +6,7 @@ import type { ShareStorage } from '../storage/share-storage.js';
 import type { AuthedClient } from './authed-client.js';
 import type { EcdsaPools } from './ecdsa-pools.js';
 import type { SvcWalletOptions } from './options.js';
+import type { SessionWriter } from './session.js';
 
 /** The signed-in account. */
 export type Account = SignInResult['user'];
@@ -36,6 +37,8 @@ export class WalletContext {
     readonly api: AuthedClient,
     readonly storage: ShareStorage,
     readonly ecdsaPools: EcdsaPools,
+    /** Persists every new service token (and its account) to `storage`, in order. */
+    readonly session: SessionWriter,
   ) {}
 
   requireIdSession(): IdSession {

@@ -9,6 +9,8 @@ interface Journey {
   finish(email: string, code: string): Promise<{ status: string; keygen: boolean; publicKey: string; signature: string; ecdsa: string; ethereumAddress: string }>;
   /** A dapp's side of EIP-6963 and EIP-1193: finds the announced wallet, connects, signs. */
   dapp(): Promise<{ rdns: string[]; accounts: string[]; signature: string }>;
+  /** As after a reload: a new wallet over the same IndexedDB restores the stored session and signs. */
+  restore(gatewayUrl: string, apiKey: string): Promise<{ status: string | null; publicKey: string; signature: string }>;
 }
 
 let wallet: SvcWallet | undefined;
@@ -48,6 +50,13 @@ const journey: Journey = {
     const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
     const signature = (await provider.request({ method: 'personal_sign', params: ['0x' + hex(new TextEncoder().encode('found by EIP-6963')), accounts[0]] })) as string;
     return { rdns: found.map((d) => d.info.rdns), accounts, signature };
+  },
+  async restore(gatewayUrl, apiKey) {
+    const reloaded = new SvcWallet({ gatewayUrl, apiKey, storage: new IndexedDbShareStorage('svc-wallet-browser-test') });
+    const outcome = await reloaded.restore();
+    const signature = await (await reloaded.signers()).ed25519.sign(new TextEncoder().encode('signed after a reload'));
+    const publicKey = reloaded.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key;
+    return { status: outcome?.status ?? null, publicKey, signature: hex(signature) };
   },
 };
 
