@@ -79,6 +79,12 @@ describe('the SDK bundle in headless Chromium', () => {
     expect(result.ecdsa).toMatch(/^0x[0-9a-f]{130}$/);
     const address = result.ethereumAddress as `0x${string}`;
     expect(await verifyMessage({ address, message: 'signed in Chromium', signature: result.ecdsa as `0x${string}` })).toBe(true);
+    // A dapp finds the wallet through EIP-6963 and signs through its EIP-1193 provider.
+    const dapp = await tab.evaluate(() => (globalThis as unknown as { journey: { dapp(): Promise<{ rdns: string[]; accounts: `0x${string}`[]; signature: `0x${string}` }> } }).journey.dapp());
+    expect(dapp.rdns).toEqual(['com.example.svc']);
+    expect(dapp.accounts).toEqual([address]);
+    expect(await verifyMessage({ address, message: 'found by EIP-6963', signature: dapp.signature })).toBe(true);
+
     // The client shares and the session landed in the browser's IndexedDB, sealed: ciphertext
     // under a non-extractable AES-GCM key that IndexedDB holds as a CryptoKey.
     const stored = await tab.evaluate(async () => {
@@ -109,11 +115,6 @@ describe('the SDK bundle in headless Chromium', () => {
     expect(restored).toMatchObject({ status: 'ready', publicKey: result.publicKey });
     expect(opensslVerifies(publicKey, Buffer.from(restored.signature as string, 'hex'), new TextEncoder().encode('signed after a reload'))).toBe(true);
 
-    // A dapp finds the wallet through EIP-6963 and signs through its EIP-1193 provider.
-    const dapp = await tab.evaluate(() => (globalThis as unknown as { journey: { dapp(): Promise<{ rdns: string[]; accounts: `0x${string}`[]; signature: `0x${string}` }> } }).journey.dapp());
-    expect(dapp.rdns).toEqual(['com.example.svc']);
-    expect(dapp.accounts).toEqual([address]);
-    expect(await verifyMessage({ address, message: 'found by EIP-6963', signature: dapp.signature })).toBe(true);
     expect(errors).toEqual([]);
   });
 });
