@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { keyshareNode } from '@svc/contract';
+import { keyshareNode } from '@svc/contract/client';
 import { toHex } from '@svc/crypto';
 
 /**

@@ -10,7 +10,7 @@ import {
   type Presignature,
   type Triple,
 } from '@svc/crypto';
-import { tssApi } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
 import { SvcError, isSvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import type { Secp256k1RawSignature } from '../signers.js';

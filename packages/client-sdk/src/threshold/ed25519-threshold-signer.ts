@@ -8,7 +8,7 @@ import {
   type PublicKeyPackage,
   type SigningCommitments,
 } from '@svc/crypto';
-import { tssApi } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
 import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import type { Ed25519Signer } from '../signers.js';

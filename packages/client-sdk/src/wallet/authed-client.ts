@@ -2,7 +2,8 @@ import { SvcError, isSvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import type { HttpClient } from '../http/http-client.js';
 import { readJwtClaims } from './jwt-claims.js';
-import { tssApi, type SignInResult } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
+import type { SignInResult } from '@svc/contract';
 
 export interface AuthedClientOptions {
   /** Refresh this many seconds before the JWT's exp (default 60). */

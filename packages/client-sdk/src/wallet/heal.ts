@@ -1,6 +1,7 @@
 import { expectSha256, fromHex } from '@svc/crypto';
 import { expectWalletKey, healLostNodes } from '@svc/keyshare-client';
-import { tssApi, type WalletInfo } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
+import type { WalletInfo } from '@svc/contract';
 import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import { abortable, checkAborted, withSignal, type FlowOptions } from './abort.js';

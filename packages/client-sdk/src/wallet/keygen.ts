@@ -1,7 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '@svc/crypto';
 import { backupUserPart, splitWalletSeed } from '@svc/keyshare-client';
-import { tssApi, type Curve, type KeygenRequest, type SignInResult } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
+import type { Curve, KeygenRequest, SignInResult } from '@svc/contract';
 import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import { abortable, checkAborted, withSignal, type FlowOptions } from './abort.js';

@@ -1,7 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromHex, toHex } from '@svc/crypto';
 import { combineWalletSeed, expectWalletKey, recoverUserPart } from '@svc/keyshare-client';
-import { tssApi, type WalletInfo } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
+import type { WalletInfo } from '@svc/contract';
 import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import { abortable, checkAborted, withSignal, type FlowOptions } from './abort.js';

@@ -1,5 +1,6 @@
 import { commitToNodes, IdTokenSession, KeyshareNodeClient } from '@svc/keyshare-client';
-import { tssApi, type SignInResult, type UserCheckResult } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
+import type { SignInResult, UserCheckResult } from '@svc/contract';
 import { SvcError, isSvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import { shareStorageKey } from '../storage/share-storage.js';

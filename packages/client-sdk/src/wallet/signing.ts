@@ -1,6 +1,6 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { fromHex } from '@svc/crypto';
-import { tssApi } from '@svc/contract';
+import { tssApi } from '@svc/contract/client';
 import { SvcError } from '../errors.js';
 import type { Signers } from '../signers.js';
 import { tssEcdsaSignStep } from '../threshold/ecdsa-tss.js';

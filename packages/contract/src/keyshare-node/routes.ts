@@ -1,11 +1,11 @@
 import type { ErrorCode } from '@svc/envelope';
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { keyshareNodePaths } from '../paths.js';
 import { hex64, isValidPublicKey, MAX_SHARE_BYTES, walletFields } from './fields.js';
 
 export const commitIdToken = defineContract({
-  method: 'post',
-  path: '/commit/v1/id-token',
+  ...keyshareNodePaths.commitIdToken,
   summary: 'Commit an ID token hash to a fresh session key (before showing the token to anyone)',
   description:
     'Binds SHA-256 of an ID token to the Ed25519 public key of a client session. First commit wins: the same hash with ' +
@@ -30,8 +30,7 @@ const SIGNED_ERRORS = ['UNAUTHORIZED', 'ID_TOKEN_NOT_COMMITTED', 'INVALID_REQUES
 const SIGNED = ['keyshareRateLimit', 'committedIdToken'] as const;
 
 export const keyshareRegister = defineContract({
-  method: 'post',
-  path: '/keyshare/v1/register',
+  ...keyshareNodePaths.keyshareRegister,
   summary: "Store the caller's share of a wallet (encrypted at rest)",
   description:
     "The caller is the verified ID token's identity. A share exists already -> 409 KEY_SHARE_ALREADY_EXISTS, unless " +
@@ -49,8 +48,7 @@ export const keyshareRegister = defineContract({
 });
 
 export const keyshareFetch = defineContract({
-  method: 'post',
-  path: '/keyshare/v1/keyshare',
+  ...keyshareNodePaths.keyshareFetch,
   summary: "The caller's share of a wallet",
   description: 'Returned only to its owner (the identity of the verified ID token); anyone else gets 404 KEY_SHARE_NOT_FOUND.',
   tags: ['keyshare'],
@@ -65,8 +63,7 @@ export const keyshareFetch = defineContract({
 });
 
 export const keyshareCheck = defineContract({
-  method: 'post',
-  path: '/keyshare/v1/check',
+  ...keyshareNodePaths.keyshareCheck,
   summary: 'Whether this node holds a share for a wallet public key',
   description:
     'Public (rate limited): the main API asks it for user/check. It reveals only whether a backup exists for a public ' +
@@ -81,8 +78,7 @@ export const keyshareCheck = defineContract({
 const NODE_INFO_FIELDS = ['name', 'public_url', 'identity_public_key', 'x_coordinate', 'protocol'] as const;
 
 export const nodeInfo = defineContract({
-  method: 'get',
-  path: '/keyshare/v1/info',
+  ...keyshareNodePaths.nodeInfo,
   summary: "The node's name, public identity key and Shamir x-coordinate",
   tags: ['node'],
   auth: ['infoRateLimit'],

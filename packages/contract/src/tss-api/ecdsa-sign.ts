@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@svc/envelope';
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 const HASH_ERROR = 'msg must be an array of 32 integers 0-255 (the 32-byte message hash)';
 const SHARE = /^[0-9a-f]{64}$/;
@@ -49,8 +50,7 @@ const step1Response = <const O>(output: O) =>
   }) as const;
 
 export const ecdsaSign = defineContract({
-  method: 'post',
-  path: '/tss/v1/sign',
+  ...tssApiPaths.ecdsaSign,
   summary: 'ECDSA signature in one call: spend one pooled presignature with the client share',
   description:
     'The one-round-trip form of the two steps below (spec: "completes an ECDSA signature"): the body of step 1 with ' +
@@ -80,8 +80,7 @@ export const ecdsaSign = defineContract({
 });
 
 export const ecdsaSignStep1 = defineContract({
-  method: 'post',
-  path: '/tss/v1/sign/step1',
+  ...tssApiPaths.ecdsaSignStep1,
   summary: 'ECDSA sign step 1: spend one pooled presignature on a 32-byte hash',
   description:
     '`msgs_1.presignature_id` names an UNUSED presignature of the caller\u2019s wallet; it is marked CONSUMED by a new SIGN_ECDSA session in one ' +
@@ -115,8 +114,7 @@ export const ecdsaSignStep1 = defineContract({
 });
 
 export const ecdsaSignStep2 = defineContract({
-  method: 'post',
-  path: '/tss/v1/sign/step2',
+  ...tssApiPaths.ecdsaSignStep2,
   summary: 'ECDSA sign step 2: the client share in, the verified signature out',
   description:
     '`session_id` from step 1, the same `msg`, and `msgs_1.signature_share`. The server takes the presignature out of the session atomically ' +

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@svc/envelope';
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 /** Body of a protocol step: optional session (absent on the first step) and the wire message. */
 const stepBody = {
@@ -28,8 +29,7 @@ const STEP_PROPERTIES = {
 } as const;
 
 export const ecdsaTriples = defineContract({
-  method: 'post',
-  path: '/tss/v1/triples',
+  ...tssApiPaths.ecdsaTriples,
   summary: 'ECDSA triple generation, one step per call (3 calls per batch)',
   description:
     'Offline preprocessing of two-party ECDSA (docs/api/tss-ecdsa.md). Call 1: `{ msg: triples/1 }` without session_id opens a TRIPLES session; ' +
@@ -48,8 +48,7 @@ export const ecdsaTriples = defineContract({
 });
 
 export const ecdsaPresign = defineContract({
-  method: 'post',
-  path: '/tss/v1/presign',
+  ...tssApiPaths.ecdsaPresign,
   summary: 'ECDSA presign, one step per call (2 calls for a batch of presignatures)',
   description:
     'Call 1: `{ msg: presign/1 }` (no session_id) names 2\u00b7M triples of this wallet by (session_id, index); the server marks exactly those ' +
@@ -77,8 +76,7 @@ export const ecdsaPresign = defineContract({
  * rows are orphans that only fill the cap, so the client may drop them.
  */
 export const ecdsaPresignDiscard = defineContract({
-  method: 'post',
-  path: '/tss/v1/presign/discard',
+  ...tssApiPaths.ecdsaPresignDiscard,
   summary: 'Drop the unused ECDSA presignatures and triples of the caller\u2019s wallet',
   description:
     'Marks every UNUSED presignature and triple of the caller\u2019s secp256k1 wallet DISCARDED and erases its sealed material, in one ' +

@@ -1,11 +1,11 @@
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 const emailRule = field.email({ max: 254 });
 
 export const emailRequestCode = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/email/request_code',
+  ...tssApiPaths.emailRequestCode,
   summary: 'Email login, step 1: mail a one-time code to the address',
   description:
     'Sends a 6-digit code by email. It expires after EMAIL_VERIFICATION_EXPIRATION_MINUTES (default 5) and only the latest code ' +
@@ -19,8 +19,7 @@ export const emailRequestCode = defineContract({
 });
 
 export const emailVerifyCode = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/email/verify_code',
+  ...tssApiPaths.emailVerifyCode,
   summary: 'Email login, step 2: trade the code for an ID token',
   description:
     'Returns an ID token (JWT signed by the service, issuer `<PUBLIC_URL>/tss/v1`, keys at /tss/v1/.well-known/jwks.json) to use as ' +
@@ -42,16 +41,14 @@ export const emailVerifyCode = defineContract({
 
 /** Answered outside the envelope (no `response`): a plain JWKS. */
 export const emailJwks = defineContract({
-  method: 'get',
-  path: '/tss/v1/.well-known/jwks.json',
+  ...tssApiPaths.emailJwks,
   summary: 'Public keys of the email login ID tokens (plain JWKS, not the envelope)',
   tags: ['user'],
 });
 
 /** Answered outside the envelope (no `response`): a plain discovery document. */
 export const emailOpenidConfiguration = defineContract({
-  method: 'get',
-  path: '/tss/v1/.well-known/openid-configuration',
+  ...tssApiPaths.emailOpenidConfiguration,
   summary: 'OIDC discovery document of the email login issuer (plain JSON, not the envelope)',
   tags: ['user'],
 });

@@ -1,5 +1,6 @@
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 import { SIGN_IN_RESULT } from './user.js';
 
 const HEX = /^(?:[0-9a-f]{2})+$/;
@@ -27,8 +28,7 @@ export interface Secp256k1KeygenPart {
 }
 
 export const keygen = defineContract({
-  method: 'post',
-  path: '/tss/v1/keygen',
+  ...tssApiPaths.keygen,
   summary: 'Create the wallet(s): store the server\u2019s key share and seed part, encrypted',
   description:
     'The client deals the key (docs/architecture.md, Keygen) and sends, per curve it creates, the server\u2019s share and seed part. ' +

@@ -1,9 +1,9 @@
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 export const sessionAbort = defineContract({
-  method: 'post',
-  path: '/tss/v1/session/abort',
+  ...tssApiPaths.sessionAbort,
   summary: 'Abort an active TSS session (any protocol, any step)',
   description: 'The session ends as ABORTED and its stored state, including sealed nonces, is erased. Only the session\u2019s user may abort it.',
   tags: ['signing'],

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@svc/envelope';
 import { defineContract, requestBodySchemaOf } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 import { ecdsaSign, ecdsaSignStep2 } from './ecdsa-sign.js';
 import { ed25519Round2 } from './sign-ed25519.js';
 
@@ -13,8 +14,7 @@ const VARIANTS = [ecdsaSign, ecdsaSignStep2, ed25519Round2] as const;
  * answered by that route's own contract.
  */
 export const signCompletion = defineContract({
-  method: 'post',
-  path: ecdsaSign.path,
+  ...tssApiPaths.signCompletion,
   summary: 'Complete an ECDSA or an Ed25519 signature',
   description:
     'One path for the three ways a signature is completed, told apart by `session_id`. Without it (omitted or null): ECDSA in one ' +

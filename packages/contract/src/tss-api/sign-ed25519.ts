@@ -1,5 +1,6 @@
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 /** 64 KiB: far above a Solana transaction (1232 bytes) or a signMessage payload. */
 export const MAX_MSG_BYTES = 65_536;
@@ -18,8 +19,7 @@ const COMMITMENT_SCHEMA = {
 } as const;
 
 export const ed25519Round1 = defineContract({
-  method: 'post',
-  path: '/tss/v2/sign_ed25519/round1',
+  ...tssApiPaths.ed25519Round1,
   summary: 'Ed25519 round 1: open a signing session and get the server commitment',
   description:
     '`msg` is the message to sign as lowercase hex (1 byte to 64 KiB), e.g. a serialized Solana transaction message. ' +
@@ -41,8 +41,7 @@ export const ed25519Round1 = defineContract({
 });
 
 export const ed25519Round2 = defineContract({
-  method: 'post',
-  path: '/tss/v2/sign_ed25519/round2',
+  ...tssApiPaths.ed25519Round2,
   summary: 'Ed25519 round 2: send the client commitment, get the server signature share',
   description:
     '`commitment1` is the client\u2019s commitments wire object (identifier 1). The server takes its nonces out of the session ' +

@@ -1,5 +1,6 @@
 import { field } from '../fields.js';
 import { defineContract } from '../route-contract.js';
+import { tssApiPaths } from '../paths.js';
 
 const AUTH_TYPES = ['EMAIL', 'GOOGLE', 'APPLE', 'X', 'DISCORD', 'TELEGRAM', 'OIDC'] as const;
 const CURVES = ['ed25519', 'secp256k1'] as const;
@@ -68,8 +69,7 @@ const CHECK_RESULT = {
 } as const;
 
 export const userSignin = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/signin',
+  ...tssApiPaths.userSignin,
   summary: 'Sign in with an ID token of a login provider',
   description: 'Bearer ID token (see the idToken scheme) and the app\u2019s X-API-Key; no body. Returns the sign-in result with a service JWT.',
   tags: ['user'],
@@ -79,8 +79,7 @@ export const userSignin = defineContract({
 });
 
 export const userSigninSilently = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/signin_silently',
+  ...tssApiPaths.userSigninSilently,
   summary: 'Refresh a service JWT without a new login',
   description:
     'Header `Authorization: Bearer <service JWT>` (kind user) and X-API-Key; no body. A valid token, or one expired less than ' +
@@ -94,8 +93,7 @@ export const userSigninSilently = defineContract({
 });
 
 export const userSignout = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/signout',
+  ...tssApiPaths.userSignout,
   summary: 'Sign out: revoke this service JWT',
   description:
     'Header `Authorization: Bearer <service JWT>` (kind user) and X-API-Key; no body. The token\u2019s `jti` is revoked in the ' +
@@ -108,8 +106,7 @@ export const userSignout = defineContract({
 });
 
 export const userCheck = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/check',
+  ...tssApiPaths.userCheck,
   summary: 'Whether an account exists for an email, and the state of its key share nodes',
   tags: ['user'],
   body: {
@@ -131,8 +128,7 @@ const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
  * listed in user/check's keyshare_node_meta.nodes (docs/keyshare.md).
  */
 export const userReshare = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/reshare',
+  ...tssApiPaths.userReshare,
   summary: 'Confirm that key share nodes hold fresh shares after a heal or reshare',
   description:
     'Bearer ID token and X-API-Key. `public_key`: hex public key of one of the user\u2019s wallets (else 400 "Invalid public key"). ' +
@@ -156,8 +152,7 @@ export const userReshare = defineContract({
 });
 
 export const userSeedParts = defineContract({
-  method: 'post',
-  path: '/tss/v1/user/seed_parts',
+  ...tssApiPaths.userSeedParts,
   summary: 'The server\u2019s seed part of each wallet, for recovery on a new device and key export',
   description:
     'Bearer ID token of the login provider (a fresh sign-in; a service JWT is refused) and X-API-Key; no body. Returns, per ' +
