@@ -6,13 +6,14 @@ import { build, type BuildOptions } from 'esbuild';
  * The entry points' browser bundles, minified as an app's build would make them: the core
  * (`@svc/client-sdk`) loads no chain library, each chain entry only its own, and the sizes stay
  * within budgets measured on this tree. Issue 19 asks for core <= 120 KiB and core + ethereum <=
- * viem + 150 KiB; measured here: core 166.3 KiB (@noble/curves 67, @svc/crypto 43, the SDK 24,
- * @svc/contract 1.5: only the routes' paths, through @svc/contract/client), core + ethereum
- * 388.7 KiB against 220.1 KiB for viem alone. The budgets pin today's figures with a little
- * room, so growth is a decision, not an accident.
+ * viem + 150 KiB; measured here (2026-11-24): core 171.2 KiB (@noble/curves 67, @svc/crypto 43,
+ * the SDK 29 with its session layer and shares sealed at rest, @svc/contract 1.5: only the
+ * routes' paths, through @svc/contract/client), core + ethereum (with the EIP-1193 provider)
+ * viem + 181.3 KiB. Both goals are not met: the rest is noble's curves and our protocols. The
+ * budgets pin today's figures with a little room, so growth is a decision, not an accident.
  */
-const CORE_BUDGET_KIB = 170;
-const ETHEREUM_OVER_VIEM_BUDGET_KIB = 175;
+const CORE_BUDGET_KIB = 175;
+const ETHEREUM_OVER_VIEM_BUDGET_KIB = 185;
 
 const srcDir = join(import.meta.dirname, '..', 'src');
 const KiB = 1024;
