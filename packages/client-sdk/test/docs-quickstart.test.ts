@@ -3,7 +3,9 @@
 // SMTP server for the email codes) and a local EVM node (ganache). A block that throws, or an
 // `assert` in it that does not hold, fails this test.
 import 'fake-indexeddb/auto'; // the browser's IndexedDB, so the docs can use IndexedDbShareStorage as an app does
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startLocalEvm, type LocalEvmNode } from './helpers/ganache-node.js';
@@ -14,18 +16,15 @@ const docPath = join(packageDir, '..', '..', 'docs', 'client-sdk.md');
 /** Outside src/ and test/ (not linted or type-checked as a source), removed after the run. */
 const runDir = join(packageDir, '.docs-run');
 
-/** The SDK's entry points as the docs import them -> the workspace sources. */
+/** The SDK's entry points as the docs import them -> the workspace sources (relative to runDir). */
 const ENTRY_POINTS: Record<string, string> = {
-  '@svc/client-sdk': 'index.ts',
-  '@svc/client-sdk/ethereum': 'ethereum.ts',
-  '@svc/client-sdk/wagmi': 'wagmi.ts',
-  '@svc/client-sdk/cosmos': 'cosmos.ts',
-  '@svc/client-sdk/solana': 'solana.ts',
-  '@svc/client-sdk/chains': 'chain-wallets.ts',
+  '@svc/client-sdk': '../src/index.js',
+  '@svc/client-sdk/ethereum': '../src/ethereum.js',
+  '@svc/client-sdk/wagmi': '../src/wagmi.js',
+  '@svc/client-sdk/cosmos': '../src/cosmos.js',
+  '@svc/client-sdk/solana': '../src/solana.js',
+  '@svc/client-sdk/chains': '../src/chain-wallets.js',
 };
-
-/** What the docs' preamble block declares: the values an app has, supplied here from the stack. */
-const GIVEN = ['gatewayUrl', 'apiKey', 'email', 'readEmailCode', 'ethereumRpcUrl', 'assert'] as const;
 
 interface Block {
   line: number;
@@ -47,16 +46,29 @@ function runnableBlocks(markdown: string): Block[] {
 }
 
 /**
+ * The preamble block's `declare const x: T;` / `declare function f(...): R;` lines: what the app
+ * provides. Each becomes a typed constant read from the test's `given` object.
+ */
+function preambleDeclarations(markdown: string): { name: string; binding: string }[] {
+  const preamble = /```ts\n(\/\/ Given[\s\S]*?)```/.exec(markdown)?.[1];
+  if (!preamble) throw new Error('docs/client-sdk.md has no "// Given" preamble block');
+  return [...preamble.matchAll(/^declare (const|function) (\w+)(.*?);(?: \/\/.*)?$/gm)].map(([, kind, name, rest]) => {
+    const type = kind === 'const' ? rest!.replace(/^: /, '') : rest!.replace(/^(\(.*\)): (.*)$/, '$1 => $2');
+    return { name: name!, binding: `const ${name}: ${type} = given.${name};` };
+  });
+}
+
+/**
  * One module: the blocks' imports merged at the top (specifiers of the SDK mapped to its
  * sources), their statements in order in `run(given)`, so a later block sees an earlier one's
  * variables as a reader of the page does.
  */
-function quickstartModule(blocks: Block[]): string {
+function quickstartModule(markdown: string, blocks: Block[]): string {
   const named = new Map<string, Set<string>>();
   const defaults = new Map<string, string>();
   const body: string[] = [];
   for (const block of blocks) {
-    body.push(`// docs/client-sdk.md:${block.line}`);
+    body.push(`block = ${block.line};`);
     for (const line of block.code.split('\n')) {
       if (!line.startsWith('import ')) {
         body.push(line);
@@ -64,7 +76,7 @@ function quickstartModule(blocks: Block[]): string {
       }
       const m = /^import (?:(\w+)|\{([^}]*)\}) from '([^']+)';$/.exec(line);
       if (!m) throw new Error(`docs/client-sdk.md:${block.line}: write imports on one line, as \`import { a } from 'x';\` or \`import a from 'x';\`: ${line}`);
-      const source = ENTRY_POINTS[m[3]!] ? pathToFileURL(join(packageDir, 'src', ENTRY_POINTS[m[3]!]!)).href : m[3]!;
+      const source = ENTRY_POINTS[m[3]!] ?? m[3]!;
       if (m[1]) defaults.set(source, m[1]);
       else for (const name of m[2]!.split(',').map((s) => s.trim()).filter(Boolean)) named.set(source, (named.get(source) ?? new Set()).add(name));
     }
@@ -73,12 +85,33 @@ function quickstartModule(blocks: Block[]): string {
     ...[...defaults].map(([source, name]) => `import ${name} from '${source}';`),
     ...[...named].map(([source, names]) => `import { ${[...names].join(', ')} } from '${source}';`),
   ];
-  return `${imports.join('\n')}\n\nexport async function run({ ${GIVEN.join(', ')} }) {\n${body.join('\n')}\n}\n`;
+  // A failure names the block it came from (`block`: its line in the page).
+  return [
+    ...imports,
+    '',
+    'export async function run(given: any): Promise<void> {',
+    ...preambleDeclarations(markdown).map((d) => `  ${d.binding}`),
+    '  let block = 0;',
+    '  try {',
+    ...body,
+    '  } catch (err) {',
+    '    throw new Error(`docs/client-sdk.md:${block}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
 }
+
+const markdown = readFileSync(docPath, 'utf8');
+const blocks = runnableBlocks(markdown);
+const modulePath = join(runDir, 'quickstart.ts');
 
 let stack: Stack;
 let evm: LocalEvmNode;
 beforeAll(async () => {
+  mkdirSync(runDir, { recursive: true });
+  writeFileSync(modulePath, quickstartModule(markdown, blocks));
+  writeFileSync(join(runDir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', include: ['quickstart.ts'] }));
   [stack, evm] = await Promise.all([startStack(), startLocalEvm()]);
 });
 afterAll(async () => {
@@ -88,21 +121,15 @@ afterAll(async () => {
 });
 
 describe('docs/client-sdk.md', () => {
-  const markdown = readFileSync(docPath, 'utf8');
-
-  it('declares in its preamble exactly what the test supplies', () => {
-    const preamble = /```ts\n(\/\/ Given[\s\S]*?)```/.exec(markdown)?.[1] ?? '';
-    const declared = [...preamble.matchAll(/^declare (?:const|function) (\w+)/gm)].map((m) => m[1]);
-    expect(declared.sort()).toEqual([...GIVEN].sort());
+  it('has a quickstart of runnable blocks that type-checks as written (strict, against the SDK sources)', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(10);
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', join(runDir, 'tsconfig.json')], { encoding: 'utf8' });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
   });
 
   it('runs its quickstart blocks, in order, against the stack', async () => {
-    const blocks = runnableBlocks(markdown);
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
-    mkdirSync(runDir, { recursive: true });
-    const file = join(runDir, 'quickstart.ts');
-    writeFileSync(file, quickstartModule(blocks));
-
     const mails = new Map<string, number>();
     const given = {
       gatewayUrl: stack.gatewayUrl,
@@ -119,8 +146,11 @@ describe('docs/client-sdk.md', () => {
         if (!condition) throw new Error(message);
       },
     };
-    const quickstart = (await import(pathToFileURL(file).href)) as { run(g: typeof given): Promise<void> };
+    // The preamble declares exactly what is supplied here.
+    expect(preambleDeclarations(markdown).map((d) => d.name).sort()).toEqual(Object.keys(given).sort());
+
+    const quickstart = (await import(pathToFileURL(modulePath).href)) as { run(g: typeof given): Promise<void> };
     await quickstart.run(given);
-    expect(mails.get(given.email)).toBeGreaterThanOrEqual(2); // the blocks did sign in by email, and again for the export
+    expect(mails.get(given.email)).toBe(3); // sign-in, the new device, the export's fresh sign-in
   }, 180_000);
 });
