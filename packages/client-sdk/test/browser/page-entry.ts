@@ -54,6 +54,9 @@ const journey: Journey = {
   async restore(gatewayUrl, apiKey) {
     const reloaded = new SvcWallet({ gatewayUrl, apiKey, storage: new IndexedDbShareStorage('svc-wallet-browser-test') });
     const outcome = await reloaded.restore();
+    // As after a real reload, the restored wallet is the page's wallet from now on: its refresh
+    // (signin_silently) retired the first instance's token, whose session has therefore ended.
+    wallet = reloaded;
     const signature = await (await reloaded.signers()).ed25519.sign(new TextEncoder().encode('signed after a reload'));
     const publicKey = reloaded.user!.wallets.find((w) => w.curve === 'ed25519')!.public_key;
     return { status: outcome?.status ?? null, publicKey, signature: hex(signature) };

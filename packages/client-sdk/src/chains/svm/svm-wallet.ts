@@ -155,7 +155,8 @@ function encode(transaction: Transaction): Uint8Array {
   return new Uint8Array(getTransactionEncoder().encode(transaction));
 }
 
-async function sequential<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+/** One after the other: each item is a threshold signing session (also used by wallet-standard.ts). */
+export async function sequential<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (const item of items) out.push(await run(item));
   return out;
