@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ServiceJwt } from '@svc/auth';
 import request from 'supertest';
@@ -143,6 +144,14 @@ describe('token kinds (spec §5 rule 4)', () => {
         expect([path, token?.slice(0, 8), res.status, res.body.code]).toEqual([path, token?.slice(0, 8), status, code]);
       }
     }
+  });
+});
+
+describe('a password rehash at login', () => {
+  it('is no error for an account deleted since login read it: 0 rows, not a 500', async () => {
+    const gone = randomUUID();
+    await expect(adminsRepo(h.t.db).setPassword(gone, 'hash')).resolves.toBeUndefined();
+    expect(await h.t.db.adminUser.count({ where: { id: gone } })).toBe(0);
   });
 });
 

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { dashboardUserRepo } from '@svc/accounts';
 import request from 'supertest';
+import { authRepo } from '../src/modules/auth/repo.js';
 import { makeCustomer, mailedCode, signIn, startHarness, uniqueEmail, type Harness } from './harness.js';
 
 let h: Harness;
@@ -162,5 +165,14 @@ describe('password reset by email', () => {
     const code = await mailedCode(h, email, 2);
     expect((await post('/reset_password', { email, code, new_password: 'second password 2' })).status).toBe(200);
     expect((await post('/signin', { email, password: 'second password 2' })).status).toBe(200);
+  });
+});
+
+describe('writes after a read, to an account deleted in between', () => {
+  it('are no error: the login stamp and a password rehash touch 0 rows instead of throwing (no 500 mid-request)', async () => {
+    const gone = randomUUID();
+    await expect(authRepo(h.t.db).recordLogin(gone)).resolves.toBeUndefined();
+    await expect(dashboardUserRepo(h.t.db).setPassword(gone, 'hash')).resolves.toBeUndefined();
+    expect(await h.t.db.customerDashboardUser.count({ where: { id: gone } })).toBe(0);
   });
 });

@@ -20,8 +20,9 @@ export function dashboardUserRepo(db: Tx) {
       return db.customerDashboardUser.create({ data });
     },
 
-    setPassword(userId: string, passwordHash: string): Promise<CustomerDashboardUser> {
-      return db.customerDashboardUser.update({ where: { id: userId }, data: { passwordHash } });
+    /** updateMany: an account deleted since it was read is no error (0 rows), not Prisma's P2025. */
+    async setPassword(userId: string, passwordHash: string): Promise<void> {
+      await db.customerDashboardUser.updateMany({ where: { id: userId }, data: { passwordHash } });
     },
   };
 }

@@ -10,8 +10,9 @@ export function adminsRepo(db: PrismaClient) {
       return db.adminUser.create({ data: { email, passwordHash } });
     },
 
-    setPassword(id: string, passwordHash: string): Promise<AdminUser> {
-      return db.adminUser.update({ where: { id }, data: { passwordHash } });
+    /** updateMany: an account deleted since it was read is no error (0 rows), not Prisma's P2025. */
+    async setPassword(id: string, passwordHash: string): Promise<void> {
+      await db.adminUser.updateMany({ where: { id }, data: { passwordHash } });
     },
   };
 }

@@ -12,7 +12,8 @@ async function markEmailVerified(db: Tx, userId: string, at: Date): Promise<void
 export function authRepo(db: PrismaClient) {
   return {
     async recordLogin(userId: string): Promise<void> {
-      await db.customerDashboardUser.update({ where: { id: userId }, data: { lastLoginAt: new Date() } });
+      // updateMany: an account deleted since sign-in read it is no error (0 rows), not Prisma's P2025.
+      await db.customerDashboardUser.updateMany({ where: { id: userId }, data: { lastLoginAt: new Date() } });
     },
 
     /** Uses the code and marks the email verified, in one transaction. */
