@@ -225,4 +225,18 @@ describe('API keys of a customer', () => {
     const badLimit = await request(h.app).post('/svc_admin/v1/customer/get_api_key_list').set(auth()).send({ customer_id: c.customer_id, limit: 1000 });
     expect(badLimit.body.msg).toBe('limit must be an integer between 1 and 100');
   });
+
+  it('issues a key limited to browser origins (stored normalised), and refuses a malformed origin with nothing created', async () => {
+    const c = await makeCustomer(h);
+    const create = (allowed_origins: unknown) => request(h.app).post('/svc_admin/v1/customer/create_api_key').set(auth()).send({ customer_id: c.customer_id, allowed_origins });
+    const created = await create(['HTTPS://App.Example.com:443/', 'https://app.example.com', 'http://localhost:5173']);
+    expect(created.status).toBe(201);
+    expect(created.body.data.allowed_origins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    const before = await h.t.db.apiKey.count({ where: { customerId: c.customer_id } });
+    for (const bad of [['https://app.example.com/path'], ['*'], 'https://app.example.com', [42]]) {
+      const refused = await create(bad);
+      expect([bad, refused.status, refused.body.code]).toEqual([bad, 400, 'INVALID_REQUEST']);
+    }
+    expect(await h.t.db.apiKey.count({ where: { customerId: c.customer_id } })).toBe(before);
+  });
 });

@@ -1,4 +1,4 @@
-import { apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, labelField, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
+import { allowedOriginsFields, apiKeySchema, DEFAULT_API_KEY_LABEL, issuedApiKeySchema, labelField, offsetPageFields, paginationSchema, readOffsetPage } from '@svc/accounts';
 import { defineRoute, field, type RouteDef } from '@svc/http';
 import { API_PREFIX, type AdminContext } from '../../kernel/context.js';
 import type { ApiKeysService } from './service.js';
@@ -15,11 +15,12 @@ export function apiKeyRoutes(service: ApiKeysService, ctx: AdminContext): RouteD
       body: {
         customer_id: field.uuid(),
         label: labelField.optional(),
+        ...allowedOriginsFields(),
       },
       status: 201,
       errors: ['FORBIDDEN', 'CUSTOMER_NOT_FOUND'],
       response: issuedApiKeySchema,
-      handler: (req) => service.issue(req.body.customer_id, req.body.label ?? DEFAULT_API_KEY_LABEL),
+      handler: (req) => service.issue(req.body.customer_id, req.body.label ?? DEFAULT_API_KEY_LABEL, req.body.allowed_origins ?? []),
     }),
     defineRoute({
       method: 'post',

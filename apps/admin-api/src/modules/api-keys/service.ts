@@ -1,4 +1,4 @@
-import { apiKeyPage, apiKeyView, issuedApiKeyView, requireCustomer, type ApiKeyRepo, type CustomerRepo, type OffsetPage } from '@svc/accounts';
+import { apiKeyPage, apiKeyView, issuedApiKeyView, normaliseOrigins, requireCustomer, type ApiKeyRepo, type CustomerRepo, type OffsetPage } from '@svc/accounts';
 import { AppError } from '@svc/envelope';
 
 export interface ApiKeysServiceDeps {
@@ -9,10 +9,10 @@ export interface ApiKeysServiceDeps {
 /** An admin's view of a customer's API keys. */
 export function apiKeysService({ customers, apiKeys }: ApiKeysServiceDeps) {
   return {
-    /** Issues another key for a customer; the key is in this response only. */
-    async issue(customerId: string, label: string) {
+    /** Issues another key for a customer; the key is in this response only. allowedOrigins: validated, stored normalised (empty: any origin). */
+    async issue(customerId: string, label: string, allowedOrigins: readonly string[]) {
       await requireCustomer(customers, customerId);
-      const { row, key } = await apiKeys.create(customerId, label);
+      const { row, key } = await apiKeys.create(customerId, label, normaliseOrigins(allowedOrigins));
       return issuedApiKeyView(row, key);
     },
 
