@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@svc/db';
+import { AppError } from '@svc/envelope';
 
 /** A wallet as the signing paths need it: its key and the sealed server share. */
 export interface SigningWallet {
@@ -31,6 +32,16 @@ export async function signingWalletOf(db: PrismaClient, userId: string, curve: '
       ? { id: row.id, publicKey: row.public_key, share: { keyId: row.server_share_key_id, ciphertext: row.server_share_ciphertext } }
       : null;
   return { signingEnabled: row.signing_enabled, wallet };
+}
+
+/**
+ * The wallet a signing step may use: the kill switch first (SIGNING_DISABLED), then the
+ * wallet of that curve (WALLET_NOT_FOUND). One place for the order of these two answers.
+ */
+export function usableWallet({ signingEnabled, wallet }: { signingEnabled: boolean; wallet: SigningWallet | null }): SigningWallet {
+  if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
+  if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+  return wallet;
 }
 
 /** The signing paths' view of wallets: Ed25519 signing, and the ECDSA triples, presign, sign and pool. */

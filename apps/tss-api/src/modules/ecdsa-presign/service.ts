@@ -17,7 +17,7 @@ import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../../kernel/ecdsa/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../../kernel/ecdsa/step-session-repo.js';
 import { tripleRowId } from '../../kernel/ecdsa/triple-row-id.js';
-import type { SigningWalletRepo } from '../../kernel/signing-wallet.js';
+import { usableWallet, type SigningWalletRepo } from '../../kernel/signing-wallet.js';
 import type { SessionsRepo } from '../../kernel/sessions/repo.js';
 import type { SessionsService } from '../../kernel/sessions/service.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -62,9 +62,7 @@ export function ecdsaPresignService(deps: {
   const { repo, steps, cipher, config } = deps;
 
   async function start(caller: Caller, msg: unknown): Promise<PresignStepResponse> {
-    const { signingEnabled, wallet } = await deps.wallets.secp256k1(caller.userId);
-    if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
-    if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+    const wallet = usableWallet(await deps.wallets.secp256k1(caller.userId));
     let refs;
     try {
       refs = presignRequestedTriples(msg);

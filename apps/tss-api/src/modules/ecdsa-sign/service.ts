@@ -4,7 +4,7 @@ import { isUniqueViolation } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad } from '../../kernel/ecdsa/sealed-material.js';
-import type { SigningWalletRepo } from '../../kernel/signing-wallet.js';
+import { usableWallet, type SigningWalletRepo } from '../../kernel/signing-wallet.js';
 import type { SessionsRepo } from '../../kernel/sessions/repo.js';
 import type { SessionsService } from '../../kernel/sessions/service.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -54,9 +54,7 @@ export function ecdsaSignService(deps: {
   const { repo, cipher } = deps;
 
   async function whyNotTaken(userId: string): Promise<never> {
-    const { signingEnabled, wallet } = await deps.wallets.secp256k1(userId);
-    if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
-    if (!wallet) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
+    usableWallet(await deps.wallets.secp256k1(userId));
     // Unknown, another wallet's, or consumed: one answer, so ids cannot be probed.
     throw new AppError('PRESIGNATURE_NOT_AVAILABLE', 'Presignature not available');
   }

@@ -12,7 +12,7 @@ import type { ClaimSessionState } from '../../kernel/sessions/claim.js';
 import { abortOnProtocolError, stepConflict, type StepRequest } from '../../kernel/ecdsa/step-errors.js';
 import type { StepSessionRepo, StepSessionState } from '../../kernel/ecdsa/step-session-repo.js';
 import { tripleRowId } from '../../kernel/ecdsa/triple-row-id.js';
-import type { SigningWallet, SigningWalletRepo } from '../../kernel/signing-wallet.js';
+import { usableWallet, type SigningWallet, type SigningWalletRepo } from '../../kernel/signing-wallet.js';
 import type { EcdsaTriplesRepo } from './repo.js';
 
 export interface TriplesConfig {
@@ -58,10 +58,7 @@ export function ecdsaTriplesService(deps: {
   const { repo, steps, cipher, config } = deps;
 
   async function wallet(userId: string): Promise<SigningWallet> {
-    const { signingEnabled, wallet: w } = await deps.wallets.secp256k1(userId);
-    if (!signingEnabled) throw new AppError('SIGNING_DISABLED', 'Signing is disabled');
-    if (!w) throw new AppError('WALLET_NOT_FOUND', 'Wallet not found');
-    return w;
+    return usableWallet(await deps.wallets.secp256k1(userId));
   }
 
   async function start(caller: Caller, msg: unknown): Promise<StepResponse> {
