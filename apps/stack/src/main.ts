@@ -41,8 +41,8 @@ async function main(): Promise<number> {
   const stopSignal = new Promise<void>((resolve) => (stopRequested = resolve));
   let firstSignalAt = 0;
   const onSignal = () => {
-    // Ctrl-C reaches this process twice (directly, and relayed by the tsx that runs it):
-    // only a signal well after the first one means "exit now".
+    // Ctrl-C can reach this process twice (from the terminal, and relayed by the pnpm that
+    // runs it): only a signal well after the first one means "exit now".
     if (stopping) {
       if (Date.now() - firstSignalAt > 2000) process.exit(1);
       return;

@@ -14,15 +14,24 @@ export interface RunningProcess {
 const COLORS = [36, 32, 33, 35, 34, 96, 92, 93];
 
 /**
- * Starts an app with tsx (TypeScript straight from source, as in `pnpm dev`). Each output
- * line is prefixed with the service name; JSON log lines are shortened to their message.
- * The app gets its own process group: Ctrl-C in the terminal reaches only the stack, which
- * then stops the apps once each (a second signal would make an app exit without draining).
+ * tsx's loader, run inside the app's own node process (`node --import tsx`). The `tsx` command
+ * instead runs the app in a second process and relays signals to it: when the app does not
+ * acknowledge a signal within 30 ms (a busy event loop on a loaded machine), tsx SIGKILLs it,
+ * so a SIGTERM meant to drain it could kill it mid-request.
+ */
+const TSX_LOADER = import.meta.resolve('tsx');
+
+/**
+ * Starts an app from its TypeScript sources (`tsx watch` in `pnpm dev`). Each output line is
+ * prefixed with the service name; JSON log lines are shortened to their message. The app gets
+ * its own process group: Ctrl-C in the terminal reaches only the stack, which then stops the
+ * apps once each (a second signal would make an app exit without draining).
  */
 export function startProcess(repoRoot: string, spec: ServiceSpec, index: number, watch: boolean): RunningProcess {
-  const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const args = [...(watch ? ['watch'] : []), 'src/index.ts'];
-  const child = spawn(tsx, args, {
+  const [command, args] = watch
+    ? [join(repoRoot, 'node_modules', '.bin', 'tsx'), ['watch', 'src/index.ts']]
+    : [process.execPath, ['--import', TSX_LOADER, 'src/index.ts']];
+  const child = spawn(command, args, {
     cwd: join(repoRoot, 'apps', spec.app),
     env: { ...process.env, ...spec.env, PORT: String(spec.port), NODE_ENV: process.env.NODE_ENV ?? 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,7 +56,7 @@ export function startProcess(repoRoot: string, spec: ServiceSpec, index: number,
   return { spec, child, exited, stop };
 }
 
-/** Signals the app's whole group (tsx and the node process it runs). */
+/** Signals the app's whole group (in watch mode: tsx and the node process it runs). */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     if (child.pid) process.kill(-child.pid, signal);

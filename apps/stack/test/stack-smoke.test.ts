@@ -41,7 +41,7 @@ interface Stack {
  * it: Ctrl-C reaches the stack and the PostgreSQL it spawned).
  */
 function startStack(env: Record<string, string>): Stack {
-  const child = spawn(join(appDir, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: appDir,
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

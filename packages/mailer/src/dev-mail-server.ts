@@ -30,6 +30,9 @@ export class DevMailServer {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      // close() waits for open connections this long before cutting them (smtp-server's
+      // default is 30 s): a dev server's stop must not hang a test's teardown or Ctrl-C.
+      closeTimeout: 1_000,
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => this.store(parsed))
