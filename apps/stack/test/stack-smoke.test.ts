@@ -158,7 +158,13 @@ describe('pnpm start', () => {
     try {
       const stack = startStack({ STACK_DATA_DIR: fresh, EMBEDDED_PG_DATA_DIR: join(fresh, 'postgres'), EMBEDDED_PG_PORT: String(await freePort()) });
       await stack.waitFor(/database ready/);
+      // A busy stack (here: stopped outright) that takes its time to see the signal must still
+      // stop cleanly; a wrapper process that kills what does not answer a signal fast would not.
+      const stackPid = Number(await readFile(join(fresh, 'stack.pid'), 'utf8'));
+      process.kill(stackPid, 'SIGSTOP');
       ctrlC(stack);
+      await new Promise((r) => setTimeout(r, 300));
+      process.kill(stackPid, 'SIGCONT');
       expect({ code: await stack.exit(30_000), output: stack.output() }).toEqual({ code: 0, output: expect.stringMatching(/stopped\s*$/) });
       expect(stack.output()).toMatch(/stopped\s*$/);
       expect(stack.output()).not.toMatch(STACK_TRACE);
