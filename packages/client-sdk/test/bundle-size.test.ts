@@ -109,6 +109,12 @@ describe('entry point bundles (browser, minified, code-split)', () => {
     expect(core.totalBytes / KiB).toBeLessThanOrEqual(CORE_TOTAL_BUDGET_KIB);
   });
 
+  it('/cosmos leaves @cosmjs/crypto out, and with it libsodium and hash-wasm (~250 KiB nothing calls)', async () => {
+    const { packages } = await bundle(entry('cosmos.ts'));
+    expect(packages.has('@cosmjs/amino')).toBe(true);
+    expect([...packages].filter((p) => ['@cosmjs/crypto', 'hash-wasm', 'libsodium-wrappers-sumo', 'libsodium-sumo'].includes(p))).toEqual([]);
+  });
+
   it.each([
     ['ethereum.ts', 'ethereum'],
     ['cosmos.ts', 'cosmos'],
