@@ -7,7 +7,7 @@ import { defineConfig } from 'tsup';
  * are bundled in, code and types; @noble/* stay dependencies and the chain libraries peers.
  */
 export default defineConfig({
-  entry: { index: 'src/index.ts', ethereum: 'src/ethereum.ts', wagmi: 'src/wagmi.ts', cosmos: 'src/cosmos.ts', solana: 'src/solana.ts', chains: 'src/chain-wallets.ts' },
+  entry: { index: 'src/index.ts', ecdsa: 'src/ecdsa.ts', ethereum: 'src/ethereum.ts', wagmi: 'src/wagmi.ts', cosmos: 'src/cosmos.ts', solana: 'src/solana.ts', chains: 'src/chain-wallets.ts' },
   format: ['esm', 'cjs'],
   platform: 'neutral',
   target: 'es2022',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
-import type * as Crypto from '@svc/crypto';
+import type * as Crypto from '@svc/crypto/ecdsa';
 
 /*
  * The attack of issue 13, replayed: a malicious client sends many variants of one protocol step
@@ -11,11 +11,11 @@ import type * as Crypto from '@svc/crypto';
  * The server's step functions are wrapped (same behaviour, plus a count of evaluations per
  * message type); the wrap is the test's hook, the service code is unchanged.
  */
-const actual = await import('@svc/crypto');
+const actual = await import('@svc/crypto/ecdsa');
 const evaluations = new Map<string, number>();
 const count = (what: string) => evaluations.set(what, (evaluations.get(what) ?? 0) + 1);
 const typeOf = (msg: unknown) => String((msg as { type?: unknown } | null)?.type);
-jest.unstable_mockModule('@svc/crypto', () => ({
+jest.unstable_mockModule('@svc/crypto/ecdsa', () => ({
   ...actual,
   tripleGenServerStep: ((state, msg) => {
     count(typeOf(msg));

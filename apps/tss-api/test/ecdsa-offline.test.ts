@@ -1,13 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  presignClientStart,
-  presignClientStep,
-  toHex,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  type Presignature,
-  type Triple,
-} from '@svc/crypto';
+import { toHex } from '@svc/crypto';
+import { presignClientStart, presignClientStep, tripleGenClientStart, tripleGenClientStep, type Presignature, type Triple } from '@svc/crypto/ecdsa';
 import { ShareCipher } from '@svc/share-cipher';
 import { startHarness, type Harness } from './support/harness.js';
 import { fillPool, generateTriples, poster, presign, recoverPublicKey, signTwoSteps, verifySha256WithNode } from './support/ecdsa-client.js';

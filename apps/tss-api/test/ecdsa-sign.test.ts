@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { signShareClient, toHex } from '@svc/crypto';
+import { toHex } from '@svc/crypto';
+import { signShareClient } from '@svc/crypto/ecdsa';
 import { createLogger } from '@svc/http';
 import { startExpirySweeper } from '../src/modules/sessions/expiry-sweeper.js';
 import { sessionsRepo } from '../src/kernel/sessions/repo.js';

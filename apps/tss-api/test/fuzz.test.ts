@@ -1,5 +1,5 @@
 import { campaignFindings, campaignSettings, describeReport, fuzzOpenApi, tableDigest } from '@svc/http/testing';
-import { tripleGenClientStart } from '@svc/crypto';
+import { tripleGenClientStart } from '@svc/crypto/ecdsa';
 import { fillPool } from './support/ecdsa-client.js';
 import { createEcdsaUser, via } from './support/ecdsa-user.js';
 import { startHarness, type Harness } from './support/harness.js';

@@ -1,4 +1,4 @@
-import { tripleGenClientStart, tripleGenClientStep } from '@svc/crypto';
+import { tripleGenClientStart, tripleGenClientStep } from '@svc/crypto/ecdsa';
 import { createEcdsaUser, type EcdsaUser } from './support/ecdsa-user.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { post } from './support/wallet-client.js';

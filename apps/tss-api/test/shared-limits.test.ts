@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { tripleGenClientStart, tripleGenClientStep } from '@svc/crypto';
+import { tripleGenClientStart, tripleGenClientStep } from '@svc/crypto/ecdsa';
 import { startHarness, type Harness } from './support/harness.js';
 import { newSecp256k1Key } from './support/ecdsa-client.js';
 import { createEcdsaUser, type EcdsaUser } from './support/ecdsa-user.js';

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { aggregateEd25519, ed25519Wire, signRound1ClientEd25519, signRound2ClientEd25519, signShareClient, toHex } from '@svc/crypto';
+import { aggregateEd25519, ed25519Wire, signRound1ClientEd25519, signRound2ClientEd25519, toHex } from '@svc/crypto';
+import { signShareClient } from '@svc/crypto/ecdsa';
 import { startHarness, type Harness } from './support/harness.js';
 import { fillPool, verifySha256WithNode, type PooledPresignature, type SignOutput } from './support/ecdsa-client.js';
 import { createEcdsaUser, via, type EcdsaUser } from './support/ecdsa-user.js';

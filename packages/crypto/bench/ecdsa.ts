@@ -4,24 +4,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { goalLine } from '@svc/tooling/bench-goal';
-import {
-  type Presignature,
-  type Triple,
-  PRESIGN_ROUND_TRIPS,
-  TRIPLE_GEN_ROUND_TRIPS,
-  dealSecp256k1,
-  presignClientStart,
-  presignClientStep,
-  presignServerStart,
-  presignServerStep,
-  signCombine,
-  signShareServer,
-  tripleBatchCost,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  tripleGenServerStart,
-  tripleGenServerStep,
-} from '../src/index.js';
+import { dealSecp256k1 } from '../src/index.js';
+import { type Presignature, type Triple, PRESIGN_ROUND_TRIPS, TRIPLE_GEN_ROUND_TRIPS, presignClientStart, presignClientStep, presignServerStart, presignServerStep, signCombine, signShareServer, tripleBatchCost, tripleGenClientStart, tripleGenClientStep, tripleGenServerStart, tripleGenServerStep } from '../src/ecdsa/index.js';
 
 const cpuMs = <T>(f: () => T): [T, number] => {
   const c0 = process.cpuUsage();

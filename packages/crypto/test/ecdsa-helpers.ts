@@ -1,20 +1,8 @@
 // Shared helpers of the ECDSA tests: drive both parties' state machines in-process, with every
 // message and state passed through JSON as it would cross HTTP or sit in the database.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import {
-  type EcdsaKeyShare,
-  type Presignature,
-  type Triple,
-  dealSecp256k1,
-  presignClientStart,
-  presignClientStep,
-  presignServerStart,
-  presignServerStep,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  tripleGenServerStart,
-  tripleGenServerStep,
-} from '../src/index.js';
+import { dealSecp256k1 } from '../src/index.js';
+import { type EcdsaKeyShare, type Presignature, type Triple, presignClientStart, presignClientStep, presignServerStart, presignServerStep, tripleGenClientStart, tripleGenClientStep, tripleGenServerStart, tripleGenServerStep } from '../src/ecdsa/index.js';
 
 export const Fn = secp256k1.Point.Fn;
 export const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

@@ -1,7 +1,8 @@
 // Presign (cait-sith presign): output consistency, single-use triples, and one tamper test per
 // check (e·G = E, e ≠ 0, α·G = K + A, β·G = X + B, triple agreement, final digest).
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { CryptoError, Presign, presignClientStart, presignRequestedTriples, presignServerStart } from '../src/index.js';
+import { CryptoError } from '../src/index.js';
+import { Presign, presignClientStart, presignRequestedTriples, presignServerStart } from '../src/ecdsa/index.js';
 import { Fn, blobScalar, combine, json, keyShares, pairs, runPresign, runTriples, setBlobScalar, type Tamper } from './ecdsa-helpers.js';
 
 const G = secp256k1.Point.BASE;

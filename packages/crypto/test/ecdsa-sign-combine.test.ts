@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { type Presignature, type EcdsaSignature, presignatureR, signCombine, signShareClient, signShareServer } from '../src/index.js';
+import { type Presignature, type EcdsaSignature, presignatureR, signCombine, signShareClient, signShareServer } from '../src/ecdsa/index.js';
 import { json } from './ecdsa-helpers.js';
 
 interface Vector {

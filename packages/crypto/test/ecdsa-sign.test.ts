@@ -3,7 +3,8 @@
 import { createHash, createPublicKey, verify as nodeVerify, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/curves/utils.js';
-import { type Presignature, CryptoError, signCombine, signShareServer } from '../src/index.js';
+import { CryptoError } from '../src/index.js';
+import { type Presignature, signCombine, signShareServer } from '../src/ecdsa/index.js';
 import { json, keyShares, runPresign, runTriples } from './ecdsa-helpers.js';
 
 const SIGNATURES = 100;

@@ -2,15 +2,8 @@
 // Lagrange at x = 1, 2), JSON persistence between steps, fail-closed states, and one test per
 // protocol check: tamper with the message the check guards and expect the right code and culprit.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import {
-  CryptoError,
-  TripleGen,
-  tripleBatchCost,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  tripleGenServerStart,
-  tripleGenServerStep,
-} from '../src/index.js';
+import { CryptoError } from '../src/index.js';
+import { TripleGen, tripleBatchCost, tripleGenClientStart, tripleGenClientStep, tripleGenServerStart, tripleGenServerStep } from '../src/ecdsa/index.js';
 import { proveDlog } from '../src/ecdsa/triples/proofs.js';
 import { tripleTranscript } from '../src/ecdsa/triples/triple-gen-common.js';
 import { encProof } from '../src/ecdsa/triples/triple-gen-wire.js';

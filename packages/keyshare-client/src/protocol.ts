@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { keyshareNode } from '@svc/contract/client';
-import { toHex } from '@svc/crypto';
+import { toHex } from '@svc/crypto/hex';
 
 /**
  * The wire protocol between a client and a key share node, in one place: the node verifies

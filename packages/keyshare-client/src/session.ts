@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { toHex } from '@svc/crypto';
+import { toHex } from '@svc/crypto/hex';
 import { canonicalRequest, sha256Hex, SIGNED_REQUEST_HEADERS, type SignedRequestFields } from './protocol.js';
 
 /**

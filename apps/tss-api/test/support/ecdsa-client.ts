@@ -1,17 +1,7 @@
 import { createPublicKey, randomBytes, verify as nodeVerify } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import {
-  dealSecp256k1,
-  presignClientStart,
-  presignClientStep,
-  signShareClient,
-  toHex,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  type EcdsaKeyShare,
-  type Presignature,
-  type Triple,
-} from '@svc/crypto';
+import { dealSecp256k1, toHex } from '@svc/crypto';
+import { presignClientStart, presignClientStep, signShareClient, tripleGenClientStart, tripleGenClientStep, type EcdsaKeyShare, type Presignature, type Triple } from '@svc/crypto/ecdsa';
 import { post, type Envelope } from './wallet-client.js';
 
 /*

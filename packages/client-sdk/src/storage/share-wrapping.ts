@@ -1,4 +1,4 @@
-import { fromHex, toHex } from '@svc/crypto';
+import { fromHex, toHex } from '@svc/crypto/hex';
 import { IdbStore } from './idb-store.js';
 import type { ShareStorage } from './share-storage.js';
 

@@ -1,15 +1,5 @@
 import { equalBytes } from '@noble/curves/utils.js';
-import {
-  presignClientStart,
-  presignClientStep,
-  presignatureR,
-  signShareClient,
-  tripleGenClientStart,
-  tripleGenClientStep,
-  type EcdsaKeyShare,
-  type Presignature,
-  type Triple,
-} from '@svc/crypto';
+import { presignClientStart, presignClientStep, presignatureR, signShareClient, tripleGenClientStart, tripleGenClientStep, type EcdsaKeyShare, type Presignature, type Triple } from '@svc/crypto/ecdsa';
 import { tssApi } from '@svc/contract/client';
 import { SvcError, isSvcError } from '../errors.js';
 import { call } from '../http/call.js';

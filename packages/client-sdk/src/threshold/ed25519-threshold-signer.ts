@@ -3,11 +3,11 @@ import {
   ed25519Wire,
   signRound1ClientEd25519,
   signRound2ClientEd25519,
-  toHex,
   type KeyPackage,
   type PublicKeyPackage,
   type SigningCommitments,
-} from '@svc/crypto';
+} from '@svc/crypto/ed25519';
+import { toHex } from '@svc/crypto/hex';
 import { tssApi } from '@svc/contract/client';
 import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';

@@ -1,6 +1,7 @@
-import type { EcdsaKeyShare } from '@svc/crypto';
+import type { EcdsaKeyShare } from '@svc/crypto/ecdsa';
 import type { AuthedPoster } from '../threshold/ed25519-threshold-signer.js';
-import { ecdsaPresignatureProducer, tssEcdsaSignStep, type PooledPresignature } from '../threshold/ecdsa-tss.js';
+import type { PooledPresignature } from '../threshold/ecdsa-tss.js';
+import { lazyEcdsaSignStep, lazyPresignatureProducer } from '../threshold/lazy-ecdsa.js';
 import { PresignaturePool } from '../threshold/presignature-pool.js';
 import type { PresignatureSource } from '../threshold/presignature-pool.js';
 import type { EcdsaSignStep } from '../threshold/secp256k1-threshold-signer.js';
@@ -36,11 +37,11 @@ export class EcdsaPools {
     const key = `${walletId}:${publicKeyHex}`;
     let pool = this.pools.get(key);
     if (!pool) {
-      const produce = ecdsaPresignatureProducer(this.api, keyShare, { holdsPresignatures: () => (pool?.size ?? 0) > 0 });
+      const produce = lazyPresignatureProducer(this.api, keyShare, { holdsPresignatures: () => (pool?.size ?? 0) > 0 });
       pool = new PresignaturePool(produce, { target: this.options.target ?? 4, onError: (err) => this.options.onError?.(err) });
       this.pools.set(key, pool);
     }
-    return { source: pool, step: tssEcdsaSignStep(this.api) };
+    return { source: pool, step: lazyEcdsaSignStep(this.api) };
   }
 
   /** Forgets every presignature (sign-out): none may outlive the session that made it. */

@@ -7,12 +7,11 @@ import { SvcError } from '../errors.js';
 import { call } from '../http/call.js';
 import { abortable, checkAborted, withSignal, type FlowOptions } from './abort.js';
 import { shareStorageKey } from '../storage/share-storage.js';
-import { dealEd25519, dealSecp256k1Key, serialiseShare } from './client-shares.js';
+import { serialiseShare } from './client-shares.js';
+import { dealEd25519, dealSecp256k1Key } from './deal-keys.js';
 import { withSvcErrors } from './protocol-errors.js';
 import { warmUp } from './signing.js';
 import { walletOf, type WalletContext } from './wallet-context.js';
-
-export const CURVES: Curve[] = ['ed25519', 'secp256k1'];
 
 /**
  * Creates the wallet: per curve the client deals keygen_1/keygen_2 from a fresh seed, splits

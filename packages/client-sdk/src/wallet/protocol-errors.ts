@@ -1,5 +1,5 @@
-import { CryptoError } from '@svc/crypto';
-import { KeyshareBackupError, KeyshareNodeError } from '@svc/keyshare-client';
+import { CryptoError } from '@svc/crypto/errors';
+import { KeyshareBackupError, KeyshareNodeError } from '@svc/keyshare-client/nodes';
 import { SvcError } from '../errors.js';
 
 /**

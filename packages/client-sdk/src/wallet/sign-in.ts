@@ -1,4 +1,4 @@
-import { commitToNodes, IdTokenSession, KeyshareNodeClient } from '@svc/keyshare-client';
+import { commitToNodes, IdTokenSession, KeyshareNodeClient } from '@svc/keyshare-client/nodes';
 import { tssApi } from '@svc/contract/client';
 import type { SignInResult, UserCheckResult } from '@svc/contract';
 import { SvcError, isSvcError } from '../errors.js';

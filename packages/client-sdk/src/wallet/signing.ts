@@ -1,12 +1,12 @@
 import { equalBytes } from '@noble/curves/utils.js';
-import { fromHex } from '@svc/crypto';
+import { fromHex } from '@svc/crypto/hex';
 import { tssApi } from '@svc/contract/client';
 import { SvcError } from '../errors.js';
 import type { Signers } from '../signers.js';
-import { tssEcdsaSignStep } from '../threshold/ecdsa-tss.js';
 import type { AuthedPoster } from '../threshold/ed25519-threshold-signer.js';
 import { Ed25519ThresholdSigner } from '../threshold/ed25519-threshold-signer.js';
 import { Secp256k1ThresholdSigner } from '../threshold/secp256k1-threshold-signer.js';
+import { lazyEcdsaSignStep } from '../threshold/lazy-ecdsa.js';
 import { ed25519Packages } from './client-shares.js';
 import type { EcdsaWiring } from './ecdsa-pools.js';
 import { abortable, type FlowOptions } from './abort.js';
@@ -33,7 +33,7 @@ async function makeSigners(ctx: WalletContext, signal: AbortSignal | undefined):
     throw new SvcError('PROTOCOL_ERROR', 'the server\u2019s ed25519 wallet key differs from the key this device holds');
   }
   const publicKey = fromHex(walletOf(ctx.requireAccount().wallets, 'secp256k1').public_key, 'public_key');
-  const wiring = ctx.options.ecdsa?.({ publicKey, api: ctx.api }) ?? { ...ecdsaWiring(ctx), step: tssEcdsaSignStep(api) };
+  const wiring = ctx.options.ecdsa?.({ publicKey, api: ctx.api }) ?? { ...ecdsaWiring(ctx), step: lazyEcdsaSignStep(api) };
   return { ed25519, secp256k1: new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step) };
 }
 

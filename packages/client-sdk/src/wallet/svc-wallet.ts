@@ -4,11 +4,9 @@ import type { Signers } from '../signers.js';
 import { MemoryShareStorage, type ShareStorage } from '../storage/share-storage.js';
 import { AuthedClient } from './authed-client.js';
 import { EcdsaPools } from './ecdsa-pools.js';
-import { exportKeys, type ExportedKeys } from './export.js';
-import { heal } from './heal.js';
-import { CURVES, keygen } from './keygen.js';
+import type { ExportedKeys } from './export.js';
 import type { SvcWalletOptions } from './options.js';
-import { recover } from './recovery.js';
+import { lazyModule } from '../lazy-module.js';
 import type { FlowOptions } from './abort.js';
 import { SessionWriter } from './session.js';
 import {
@@ -30,6 +28,16 @@ export type { SvcWalletOptions } from './options.js';
 export type { SignInOutcome, SignInStatus, SignOutOptions, SignOutResult } from './sign-in.js';
 export type { FlowOptions } from './abort.js';
 export type { ExportedKeys } from './export.js';
+
+/**
+ * The flows a device runs once (keygen, recovery, heal, export: key dealing, Shamir splitting
+ * and recombination, the nodes' backup and recovery calls) are loaded when first called; a
+ * returning user on the same device needs only sign-in and signing.
+ */
+const onceFlows = lazyModule(() => import('./once-flows.js'), 'the keygen and recovery flows');
+
+/** The curves keygen creates by default: one wallet of each. */
+const CURVES: Curve[] = ['ed25519', 'secp256k1'];
 
 /**
  * The client (P0) of the wallet service: sign-in, keygen with key share node backups,
@@ -129,7 +137,8 @@ export class SvcWallet {
    * Creates the wallet on `curves` (default both; keygen.ts); needs signIn() first (its answer
    * was `needs_keygen`). `keygen({ signal })` keeps the default curves.
    */
-  keygen(curves: Curve[] | FlowOptions = CURVES, options?: FlowOptions): Promise<SignInResult['user']> {
+  async keygen(curves: Curve[] | FlowOptions = CURVES, options?: FlowOptions): Promise<SignInResult['user']> {
+    const { keygen } = await onceFlows();
     return Array.isArray(curves) ? keygen(this.ctx, curves, options) : keygen(this.ctx, CURVES, curves);
   }
 
@@ -144,17 +153,17 @@ export class SvcWallet {
   }
 
   /** Rebuilds this device's shares from the server's seed parts and the key share nodes (recovery.ts). */
-  recover(options?: FlowOptions): Promise<void> {
-    return recover(this.ctx, options);
+  async recover(options?: FlowOptions): Promise<void> {
+    return (await onceFlows()).recover(this.ctx, options);
   }
 
   /** Re-creates the shares of key share nodes that lost them; returns the healed node names (heal.ts). */
-  heal(options?: FlowOptions): Promise<string[]> {
-    return heal(this.ctx, options);
+  async heal(options?: FlowOptions): Promise<string[]> {
+    return (await onceFlows()).heal(this.ctx, options);
   }
 
   /** The full private keys, behind a fresh sign-in (export.ts). */
-  exportKeys(idToken: string, options?: FlowOptions): Promise<ExportedKeys> {
-    return exportKeys(this.ctx, idToken, options);
+  async exportKeys(idToken: string, options?: FlowOptions): Promise<ExportedKeys> {
+    return (await onceFlows()).exportKeys(this.ctx, idToken, options);
   }
 }

@@ -1,4 +1,5 @@
-import { fromHex, type EcdsaKeyShare } from '@svc/crypto';
+import { fromHex } from '@svc/crypto';
+import { type EcdsaKeyShare } from '@svc/crypto/ecdsa';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { Secp256k1ServerShare } from '../wallet-secrets.js';
 import { shareAad } from '../wallet-secrets.js';

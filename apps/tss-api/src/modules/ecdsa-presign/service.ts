@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  presignRequestedTriples,
-  presignServerStart,
-  presignServerStep,
-  type Presignature,
-  type PresignState,
-  type Triple,
-} from '@svc/crypto';
+import { presignRequestedTriples, presignServerStart, presignServerStep, type Presignature, type PresignState, type Triple } from '@svc/crypto/ecdsa';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import { openJsonValue, presignatureAad, sealJsonValue, sealState, tripleAad } from '../../kernel/ecdsa/sealed-material.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CryptoError, fromHex, signCombine, type Presignature } from '@svc/crypto';
+import { CryptoError, fromHex } from '@svc/crypto';
+import { signCombine, type Presignature } from '@svc/crypto/ecdsa';
 import { isUniqueViolation } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tripleGenServerStart, tripleGenServerStep, type Triple, type TripleGenState } from '@svc/crypto';
+import { tripleGenServerStart, tripleGenServerStep, type Triple, type TripleGenState } from '@svc/crypto/ecdsa';
 import { AppError } from '@svc/envelope';
 import type { ShareCipher } from '@svc/share-cipher';
 import type { SessionsRepo } from '../../kernel/sessions/repo.js';

@@ -1,7 +1,8 @@
-import { decodeSignature, rawSecp256k1PubkeyToRawAddress, serializeSignDoc, type StdSignature, type StdSignDoc } from '@cosmjs/amino';
+import type { StdSignature, StdSignDoc } from '@cosmjs/amino';
 import { fromBech32, toBase64 } from '@cosmjs/encoding';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { decodeSignature, rawSecp256k1PubkeyToRawAddress, serializeSignDoc } from './cosmjs.js';
 
 /**
  * The ADR-036 sign doc for arbitrary data: one MsgSignData from the signer, an empty chain id,

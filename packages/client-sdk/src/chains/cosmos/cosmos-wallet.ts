@@ -1,22 +1,13 @@
-import {
-  encodeSecp256k1Pubkey,
-  encodeSecp256k1Signature,
-  rawSecp256k1PubkeyToRawAddress,
-  serializeSignDoc,
-  type AccountData,
-  type AminoSignResponse,
-  type OfflineAminoSigner,
-  type StdSignature,
-  type StdSignDoc,
-} from '@cosmjs/amino';
-import { sha256 } from '@cosmjs/crypto';
+import type { AccountData, AminoSignResponse, OfflineAminoSigner, StdSignature, StdSignDoc } from '@cosmjs/amino';
 import { fromBech32, toBech32 } from '@cosmjs/encoding';
-import { makeSignBytes, type DirectSignResponse, type OfflineDirectSigner } from '@cosmjs/proto-signing';
+import type { DirectSignResponse, OfflineDirectSigner } from '@cosmjs/proto-signing';
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { SignDoc } from 'cosmjs-types/cosmos/tx/v1beta1/tx.js';
 import { SvcError } from '../../errors.js';
 import type { Secp256k1Signer } from '../../signers.js';
 import { signDigest, uncompressSecp256k1, type Secp256k1Signature } from '../secp256k1-signature.js';
 import { adr036SignDoc, verifyAdr036 } from './adr036.js';
+import { encodeSecp256k1Pubkey, encodeSecp256k1Signature, makeSignBytes, rawSecp256k1PubkeyToRawAddress, serializeSignDoc } from './cosmjs.js';
 
 export interface CosmosWalletOptions {
   /** Bech32 prefix of the chain's account addresses (default "cosmos"). */
