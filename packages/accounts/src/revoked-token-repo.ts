@@ -20,8 +20,13 @@ export function tokenRevocation(db: PrismaClient) {
   };
   return {
     revokeOnce,
+    /**
+     * Runs on every authenticated call: raw SQL, because Prisma compiles each model query in its
+     * wasm query compiler (about 0.7 ms of CPU per call here, a fifth of a refused call's cost).
+     */
     async isRevoked(jti: string): Promise<boolean> {
-      return (await db.revokedToken.findUnique({ where: { jti }, select: { jti: true } })) !== null;
+      const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM revoked_tokens WHERE jti = ${jti}`;
+      return rows.length > 0;
     },
     /** Revokes a token until it would have expired anyway; revoking twice is not an error. */
     async revoke(claims: ServiceClaims, graceSeconds = 0): Promise<void> {
