@@ -124,13 +124,14 @@ describe('HttpClient failures outside the envelope', () => {
     await expect(new HttpClient({ gatewayUrl: rawUrl, apiKey: 'k', timeoutMs: 200 }).get('/hang')).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
-  it("passes the app's own cancellation through untouched", async () => {
+  it("ends the app's own cancellation in ABORTED, the fetch's AbortError as its cause", async () => {
     const controller = new AbortController();
     const call = new HttpClient({ gatewayUrl: rawUrl, apiKey: 'k' }).get('/hang', { signal: controller.signal });
     controller.abort();
     const err = await call.catch((e: unknown) => e);
-    expect(err).not.toBeInstanceOf(SvcError);
-    expect((err as Error).name).toBe('AbortError');
+    expect(err).toBeInstanceOf(SvcError);
+    expect(err).toMatchObject({ code: 'ABORTED', status: 0 });
+    expect(((err as Error).cause as Error).name).toBe('AbortError');
   });
 
   it('refuses a configuration without a URL or API key', () => {

@@ -73,7 +73,8 @@ export class HttpClient {
       });
     } catch (err) {
       if (timeout.aborted) throw new SvcError('TIMEOUT', `${method} ${path} timed out after ${this.timeoutMs} ms`, 0, { cause: err });
-      if (options.signal?.aborted) throw err; // the app cancelled: rethrow its AbortError untouched
+      // The app cancelled: SvcError is the one error type the SDK throws, the AbortError its cause.
+      if (options.signal?.aborted) throw new SvcError('ABORTED', `${method} ${path} was aborted`, 0, { cause: err });
       throw new SvcError('NETWORK_ERROR', `${method} ${path} failed: ${describe(err)}`, 0, { cause: err });
     }
     return decodeEnvelope<T>(response, `${method} ${path}`);
