@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
@@ -21,15 +21,30 @@ let page: Server;
 let pageUrl: string;
 let browser: Browser;
 let context: BrowserContext;
+/** The bundle's files by URL path, and the ones the page fetched, in order. */
+const scripts = new Map<string, string>();
+const requested: string[] = [];
 
 beforeAll(async () => {
   // Settled one by one, so that afterAll stops whatever did start when another part failed.
-  let script = '';
+  // Code-split as an app's build makes it: the page loads /sdk.js, and the SDK fetches the
+  // chunks of its deferred parts (the ECDSA protocol, keygen and recovery) when it needs them.
+  const outdir = join(import.meta.dirname, 'browser-bundle');
   const started = await Promise.allSettled([
     startStack().then((s) => (stack = s)),
-    build({ entryPoints: [join(import.meta.dirname, 'browser/page-entry.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' }).then(
-      (bundle) => (script = bundle.outputFiles[0]!.text),
-    ),
+    build({
+      entryPoints: { sdk: join(import.meta.dirname, 'browser/page-entry.ts') },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      splitting: true,
+      outdir,
+      chunkNames: 'chunks/[name]-[hash]',
+      write: false,
+      logLevel: 'silent',
+    }).then((bundle) => {
+      for (const file of bundle.outputFiles) scripts.set(`/${relative(outdir, file.path)}`, file.text);
+    }),
     launchChromium().then((b) => {
       browser = b;
       context = b.context;
@@ -37,7 +52,9 @@ beforeAll(async () => {
   ]);
   for (const r of started) if (r.status === 'rejected') throw r.reason;
   page = createServer((req, res) => {
-    if (req.url === '/sdk.js') {
+    const script = scripts.get(req.url ?? '');
+    if (script !== undefined) {
+      requested.push(req.url!);
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(script);
     } else {
@@ -62,6 +79,9 @@ describe('the SDK bundle in headless Chromium', () => {
     tab.on('pageerror', (e) => errors.push(e.message));
     await tab.goto(pageUrl);
     await tab.waitForFunction(() => 'journey' in globalThis);
+    const deferred = (name: string) => requested.filter((url) => url.startsWith(`/chunks/${name}-`));
+    expect(deferred('once-flows')).toEqual([]);
+    expect(deferred('ecdsa-tss')).toEqual([]);
     const email = `browser-${randomUUID().slice(0, 8)}@example.com`;
 
     await tab.evaluate(([g, k, e]) => (globalThis as unknown as { journey: { start(a: string, b: string, c: string): Promise<void> } }).journey.start(g, k, e), [stack.gatewayUrl, stack.apiKey, email] as const);
@@ -72,6 +92,9 @@ describe('the SDK bundle in headless Chromium', () => {
     );
 
     expect(result).toMatchObject({ status: 'needs_keygen', keygen: true });
+    // Keygen and the ECDSA signature fetched their parts of the SDK, each once.
+    expect(deferred('once-flows')).toHaveLength(1);
+    expect(deferred('ecdsa-tss')).toHaveLength(1);
     const signature = Buffer.from(result.signature as string, 'hex');
     const publicKey = Buffer.from(result.publicKey as string, 'hex');
     expect(opensslVerifies(publicKey, signature, new TextEncoder().encode('signed in Chromium'))).toBe(true);
