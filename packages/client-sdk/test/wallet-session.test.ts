@@ -136,6 +136,54 @@ describe('SESSION_EXPIRED', () => {
   });
 });
 
+describe('two tabs over the same storage', () => {
+  const sharedStorage = () => {
+    const factory = new IDBFactory();
+    return () => new IndexedDbShareStorage('svc-wallet', factory);
+  };
+
+  it("a second tab restoring the session does not end the first tab's: the first adopts the token the second stored", async () => {
+    const storage = sharedStorage();
+    const expired: SvcError[] = [];
+    const { wallet: first } = await userWithWallet({ storage: storage(), onSessionExpired: (e) => expired.push(e) });
+    const signers = await first.signers();
+    const second = newWallet({ storage: storage() });
+    const before = first.api.jwt!;
+    expect(await second.restore()).toMatchObject({ status: 'ready' }); // rotates the token: the first tab's is revoked
+    await expect(silentRefreshWith(before)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+
+    expect(await signers.ed25519.sign(message)).toHaveLength(64);
+    expect(first.api.jwt).toBe(second.api.jwt);
+    expect(expired).toEqual([]);
+    expect(await (await second.signers()).ed25519.sign(message)).toHaveLength(64);
+  });
+
+  it("a second tab's sign-out ends the first tab's session, and a token of another account is never adopted", async () => {
+    const storage = sharedStorage();
+    const expired: SvcError[] = [];
+    const { wallet: first } = await userWithWallet({ storage: storage(), onSessionExpired: (e) => expired.push(e) });
+    const signers = await first.signers();
+    const second = newWallet({ storage: storage() });
+    await second.restore();
+    await second.signOut();
+    await expect(signers.ed25519.sign(message)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect(expired).toHaveLength(1);
+
+    // Someone else signs in on the second tab; the first tab, signed in again as before, is then
+    // refused (its token rotated by a restore elsewhere) and must not take the other account's.
+    const { wallet: again } = await userWithWallet({ storage: storage(), onSessionExpired: (e) => expired.push(e) });
+    const againSigners = await again.signers();
+    await newWallet({ storage: storage() }).restore();
+    const other = newWallet({ storage: storage() });
+    const otherEmail = `session-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await other.signIn(await emailIdToken(other, otherEmail))).status).toBe('needs_keygen');
+    await other.keygen();
+    await expect(againSigners.ed25519.sign(message)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect(again.api.jwt).toBeUndefined();
+    expect(expired).toHaveLength(2);
+  });
+});
+
 describe('AbortSignal', () => {
   /** A fetch that aborts `controller` as the request matching `when` goes out (it then completes at the server). */
   const abortingFetch =

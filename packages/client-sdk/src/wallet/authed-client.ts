@@ -16,6 +16,12 @@ export interface AuthedClientOptions {
    * every call of this session then fails with.
    */
   onSessionExpired?: (err: SvcError) => void;
+  /**
+   * Another holder of the same session (a second tab over the same storage) may have refreshed
+   * the token, which revokes the one this client holds. Asked when the server refuses `used`,
+   * before the session is declared expired: a sign-in result it returns is adopted instead.
+   */
+  adopt?: (used: string) => Promise<SignInResult | undefined>;
   now?: () => number;
 }
 
@@ -23,8 +29,9 @@ export interface AuthedClientOptions {
  * Calls with the service JWT, kept fresh: signin_silently shortly before exp, and one
  * transparent retry when the server still answers 401 (clock skew, a token revoked by
  * rotation). Concurrent callers share one refresh. The server revokes the old token when it
- * issues the new one, so the old token is never refreshed twice. A token the server still
- * refuses after that ends the session: SESSION_EXPIRED, and `onSessionExpired` once.
+ * issues the new one, so the old token is never refreshed twice; when someone else refreshed it
+ * (another tab), `adopt` may hand over the token they got. A token the server still refuses
+ * after that ends the session: SESSION_EXPIRED, and `onSessionExpired` once.
  */
 export class AuthedClient {
   private token: string | undefined;
@@ -81,7 +88,11 @@ export class AuthedClient {
         this.setToken(result);
         return result;
       } catch (err) {
-        throw isSvcError(err, 'UNAUTHORIZED') ? this.expire(used, err) : err;
+        if (!isSvcError(err, 'UNAUTHORIZED')) throw err;
+        const adopted = await this.options.adopt?.(used).catch(() => undefined);
+        if (!adopted) throw this.expire(used, err);
+        this.setToken(adopted);
+        return adopted;
       }
     })().finally(() => {
       this.refreshing = undefined;

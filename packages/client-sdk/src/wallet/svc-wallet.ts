@@ -8,7 +8,7 @@ import type { ExportedKeys } from './export.js';
 import type { SvcWalletOptions } from './options.js';
 import { lazyModule } from '../lazy-module.js';
 import type { FlowOptions } from './abort.js';
-import { SessionWriter } from './session.js';
+import { readSession, SessionWriter } from './session.js';
 import {
   checkNodes,
   requestEmailCode,
@@ -67,6 +67,13 @@ export class SvcWallet {
         this.ctx.account = result.user;
         session.save(result);
         options.onToken?.(result);
+      },
+      // Another tab over the same storage that refreshed the session revoked this tab's token:
+      // take the token it stored, if it is still this account's.
+      adopt: async (used) => {
+        const stored = await readSession(this.storage);
+        const mine = stored && stored.token !== used && stored.user.user_id === this.ctx.account?.user_id;
+        return mine ? { token: stored.token, user: stored.user } : undefined;
       },
       onSessionExpired: (err) => {
         this.ctx.account = undefined;
