@@ -1,13 +1,15 @@
 /**
  * `pnpm start` / `pnpm dev`: the whole service on one machine. Starts (or reuses) the
- * embedded PostgreSQL unless DATABASE_URL is set, applies the main database's migrations,
+ * embedded PostgreSQL unless DATABASE_URL is set (in a process of its own, out of reach of the
+ * terminal's Ctrl-C: database-process.ts), applies the main database's migrations,
  * starts every app as its own process, waits for their health checks and prints the URLs.
  * It then supervises: an app or the embedded PostgreSQL that exits on its own is restarted
  * with backoff; only a crash loop or Ctrl-C stops the stack (apps first, then the database).
  * Data stays under .data/ for the next start.
  */
 import { join } from 'node:path';
-import { ensureDatabase, migrate, readDbEnv, repositoryRoot, type EnsuredDatabases } from '@svc/db';
+import { migrate, readDbEnv, repositoryRoot } from '@svc/db';
+import { startDatabaseProcess, type StackDatabases } from './database.js';
 import { loadDevSecrets } from './dev-secrets.js';
 import { loadConfig } from './env.js';
 import { firstTakenPort } from './ports.js';
@@ -74,15 +76,16 @@ async function main(): Promise<number> {
     },
   });
   const env = readDbEnv();
-  let database: EnsuredDatabases | undefined;
+  let database: StackDatabases | undefined;
   const postgres: Part = {
     name: 'PostgreSQL',
     layer: 0,
     async start() {
-      database = await ensureDatabase({ extraDatabases: nodes.map((n) => n.database) }).catch((error: unknown) => {
+      const started = await startDatabaseProcess(nodes.map((n) => n.database)).catch((error: unknown) => {
         throw explainDatabaseError(error, env.embeddedPort);
       });
-      return { exited: database.exited.then(() => null), stop: () => database!.stop() };
+      database = started.databases;
+      return { exited: started.exited, stop: started.stop };
     },
   };
 

@@ -19,7 +19,7 @@ const COLORS = [36, 32, 33, 35, 34, 96, 92, 93];
  * acknowledge a signal within 30 ms (a busy event loop on a loaded machine), tsx SIGKILLs it,
  * so a SIGTERM meant to drain it could kill it mid-request.
  */
-const TSX_LOADER = import.meta.resolve('tsx');
+export const TSX_LOADER = import.meta.resolve('tsx');
 
 /**
  * Starts an app from its TypeScript sources (`tsx watch` in `pnpm dev`). Each output line is
