@@ -46,7 +46,8 @@ const dataDir = await mkdtemp(join(tmpdir(), 'svc-faults-'));
 const pgPort = await freePort();
 const log = createWriteStream(join(dataDir, 'stack.log'));
 let stackOutput = '';
-const stack = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
+// As `pnpm start` runs it: one node process (see docs/operations.md, Faults and recovery).
+const stack = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: join(repoRoot, 'apps', 'stack'),
   env: {
     ...process.env,
@@ -78,7 +79,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-/** Process group of an app (its tsx and node), from the stack's latest "started <name> (pid N)". */
+/** Process group of an app, from the stack's latest "started <name> (pid N)". */
 function appGroup(name: string): number {
   const matches = [...stackOutput.matchAll(new RegExp(`started ${name} \\(pid (\\d+)\\)`, 'g'))];
   if (matches.length === 0) throw new Error(`no pid for ${name}`);
