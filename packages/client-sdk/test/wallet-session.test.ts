@@ -137,17 +137,17 @@ describe('SESSION_EXPIRED', () => {
 });
 
 describe('two tabs over the same storage', () => {
-  const sharedStorage = () => {
+  /** A signed-in first tab with its signers, and a second tab over the same IndexedDB. */
+  async function twoTabs() {
     const factory = new IDBFactory();
-    return () => new IndexedDbShareStorage('svc-wallet', factory);
-  };
-
-  it("a second tab restoring the session does not end the first tab's: the first adopts the token the second stored", async () => {
-    const storage = sharedStorage();
+    const storage = () => new IndexedDbShareStorage('svc-wallet', factory);
     const expired: SvcError[] = [];
     const { wallet: first } = await userWithWallet({ storage: storage(), onSessionExpired: (e) => expired.push(e) });
-    const signers = await first.signers();
-    const second = newWallet({ storage: storage() });
+    return { storage, expired, first, signers: await first.signers(), second: newWallet({ storage: storage() }) };
+  }
+
+  it("a second tab restoring the session does not end the first tab's: the first adopts the token the second stored", async () => {
+    const { expired, first, signers, second } = await twoTabs();
     const before = first.api.jwt!;
     expect(await second.restore()).toMatchObject({ status: 'ready' }); // rotates the token: the first tab's is revoked
     await expect(silentRefreshWith(before)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -159,11 +159,7 @@ describe('two tabs over the same storage', () => {
   });
 
   it("a second tab's sign-out ends the first tab's session, and a token of another account is never adopted", async () => {
-    const storage = sharedStorage();
-    const expired: SvcError[] = [];
-    const { wallet: first } = await userWithWallet({ storage: storage(), onSessionExpired: (e) => expired.push(e) });
-    const signers = await first.signers();
-    const second = newWallet({ storage: storage() });
+    const { storage, expired, signers, second } = await twoTabs();
     await second.restore();
     await second.signOut();
     await expect(signers.ed25519.sign(message)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
