@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { TSX_LOADER } from './processes.js';
+import { terminate, TSX_LOADER } from './processes.js';
 
 export interface StackDatabases {
   url: string;
@@ -31,13 +31,7 @@ export function startDatabaseProcess(extraDatabases: string[]): Promise<Database
     detached: true,
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => terminate(child, exited, STOP_GRACE_MS);
   return new Promise((resolve, reject) => {
     child.once('message', (message: DatabaseProcessMessage) => {
       if ('ready' in message) resolve({ databases: message.ready, exited, stop });

@@ -46,14 +46,25 @@ export function startProcess(repoRoot: string, spec: ServiceSpec, index: number,
   const orphanGuard = () => signalGroup(child, 'SIGTERM');
   process.once('exit', orphanGuard);
   void exited.then(() => process.removeListener('exit', orphanGuard));
-  const stop = async (graceMs: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    signalGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = (graceMs: number) => terminate(child, exited, graceMs, (signal) => signalGroup(child, signal));
   return { spec, child, exited, stop };
+}
+
+/**
+ * Stops a child the way the stack stops each of its parts: SIGTERM (it drains), SIGKILL after
+ * `graceMs`; resolves once it has exited. `send` delivers a signal (default: to the child alone).
+ */
+export async function terminate(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  graceMs: number,
+  send: (signal: NodeJS.Signals) => void = (signal) => void child.kill(signal),
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  send('SIGTERM');
+  const timer = setTimeout(() => send('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Signals the app's whole group (in watch mode: tsx and the node process it runs). */
