@@ -1,3 +1,4 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { dealSecp256k1, ed25519Wire, keygenSeedEd25519, toHex, type Ed25519Keygen } from '@svc/crypto';
 import type { Curve, KeygenRequest } from '@svc/contract';
 import type { ClientShare } from './client-shares.js';
@@ -44,12 +45,7 @@ export function dealEd25519(seed?: Uint8Array): DealtKey {
 
 /** secp256k1: the seed is the private key itself (docs/architecture.md, Keygen). */
 export function dealSecp256k1Key(seed?: Uint8Array): DealtKey {
-  let secret = seed;
-  if (!secret) {
-    // A random scalar below the group order; rejection is astronomically rare.
-    do secret = crypto.getRandomValues(new Uint8Array(32));
-    while (!isValidSecp256k1Scalar(secret));
-  }
+  const secret = seed ?? secp256k1.utils.randomSecretKey();
   const deal = dealSecp256k1(secret);
   const [client, server] = deal.shares;
   return {
@@ -77,11 +73,4 @@ export function dealSecp256k1Key(seed?: Uint8Array): DealtKey {
 
 export function dealFromSeed(curve: Curve, seed: Uint8Array): DealtKey {
   return curve === 'ed25519' ? dealEd25519(seed) : dealSecp256k1Key(seed);
-}
-
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-function isValidSecp256k1Scalar(bytes: Uint8Array): boolean {
-  const n = BigInt(`0x${toHex(bytes)}`);
-  return n > 0n && n < SECP256K1_ORDER;
 }
