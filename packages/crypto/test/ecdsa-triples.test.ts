@@ -102,7 +102,10 @@ function expectAbort(tamper: Tamper, code: string, culprit: number): void {
 const on = (type: string, f: (m: Record<string, unknown>) => void): Tamper => (t, m) => {
   if (t === type) f(m);
 };
-const bumpProof = (p: string) => p.slice(0, 64) + setBlobScalar(p.slice(64), 0, BigInt('0x' + p.slice(64)) + 1n);
+/** The proof's s plus one (its commitments, if sent, unchanged). */
+const bumpProof = (p: string) => p.slice(0, 64) + setBlobScalar(p.slice(64, 128), 0, BigInt('0x' + p.slice(64, 128)) + 1n) + p.slice(128);
+/** The proof's last commitment replaced by another valid point. */
+const otherCommitment = (p: string) => p.slice(0, p.length - 66) + G.multiply(4242n).toHex(true);
 const otherPoint = G.multiply(12345n).toHex(true);
 
 describe('batched share checks name the triple at fault', () => {
@@ -124,6 +127,68 @@ describe('batched share checks name the triple at fault', () => {
     expect(err).toMatchObject({ code: 'INVALID_SHARE' });
     expect(err.message).toContain(what);
     expect(err.message).toContain(`(triple ${k})`);
+  });
+});
+
+describe('proofs are checked as one batch per step', () => {
+  const abortOf = (tamper: Tamper) => {
+    try {
+      runTriples(3, tamper);
+    } catch (e) {
+      return e as CryptoError;
+    }
+    throw new Error('no abort');
+  };
+  const tamperProof = (type: string, field: string, k: number, f: (p: string) => string) => on(type, (m) => ((m[field] as string[])[k] = f((m[field] as string[])[k]!)));
+
+  test.each([
+    ['triples/2', 'proofs_e', 2, 'e(0)', 1],
+    ['triples/2', 'proofs_f', 1, 'f(0)', 1],
+    ['triples/3', 'proofs_c', 2, 'C_1', 1],
+    ['triples/3', 'proofs_c_hat', 1, 'Ĉ_1', 1],
+    ['triples/2-reply', 'proofs_e', 0, 'e(0)', 2],
+    ['triples/2-reply', 'proofs_c', 1, 'C_2', 2],
+    ['triples/2-reply', 'proofs_c_hat', 2, 'Ĉ_2', 2],
+  ])('%s: a bad %s of triple %i among three is found and named', (type, field, k, what, culprit) => {
+    const err = abortOf(tamperProof(type, field, k, bumpProof));
+    expect(err).toMatchObject({ code: 'INVALID_PROOF', culprits: [culprit] });
+    expect(err.message).toContain(what);
+    expect(err.message).toContain(`(triple ${k})`);
+  });
+
+  test('a commitment that does not hash to the challenge is refused', () => {
+    expect(abortOf(tamperProof('triples/3', 'proofs_c', 1, otherCommitment))).toMatchObject({ code: 'INVALID_PROOF', culprits: [1] });
+    expect(abortOf(tamperProof('triples/2-reply', 'proofs_f', 0, otherCommitment))).toMatchObject({ code: 'INVALID_PROOF', culprits: [2] });
+  });
+
+  test('a proof with the wrong number of commitments is an encoding error', () => {
+    expect(abortOf(tamperProof('triples/3', 'proofs_c', 0, (p) => p.slice(0, p.length - 66)))).toMatchObject({ code: 'INVALID_ENCODING', culprits: [1] });
+    expect(abortOf(tamperProof('triples/2', 'proofs_e', 0, (p) => p + p.slice(128)))).toMatchObject({ code: 'INVALID_ENCODING', culprits: [1] });
+  });
+
+  describe('a client whose proofs carry no commitments (an earlier SDK)', () => {
+    const PROOFS = ['proofs_e', 'proofs_f', 'proofs_c', 'proofs_c_hat'];
+    const legacy = (also: Tamper = () => undefined): Tamper => (type, m) => {
+      if (type === 'triples/2' || type === 'triples/3') for (const f of PROOFS) if (f in m) m[f] = (m[f] as string[]).map((p) => p.slice(0, 128));
+      return also(type, m);
+    };
+
+    test('gets the server\'s proofs without them too, and the triples are right', () => {
+      const seen: number[] = [];
+      const { client, server } = runTriples(3, legacy((type, m) => {
+        if (type === 'triples/2-reply') for (const f of PROOFS) seen.push(...(m[f] as string[]).map((p) => p.length));
+      }));
+      expect(seen).toHaveLength(12);
+      expect(new Set(seen)).toEqual(new Set([128]));
+      client.forEach((t, k) => expect(Fn.mul(combine(t.share_a, server[k]!.share_a), combine(t.share_b, server[k]!.share_b))).toBe(combine(t.share_c, server[k]!.share_c)));
+    });
+
+    test('its proofs are still checked, one by one', () => {
+      const err = abortOf(legacy(tamperProof('triples/3', 'proofs_c_hat', 2, bumpProof)));
+      expect(err).toMatchObject({ code: 'INVALID_PROOF', culprits: [1] });
+      expect(err.message).toContain('Ĉ_1');
+      expect(err.message).toContain('(triple 2)');
+    });
   });
 });
 
@@ -153,7 +218,7 @@ describe('triple generation checks, at the server (culprit: client = 1)', () => 
         const W = G.multiply(w);
         const tr = tripleTranscript(hexToBytes(sid), 1, hexToBytes(confirmation)).fork('dlog2', 1, 0);
         (m.big_c_hat as string[])[0] = W.toHex(true);
-        (m.proofs_c_hat as string[])[0] = encProof(proveDlog(tr, W, w));
+        (m.proofs_c_hat as string[])[0] = encProof(proveDlog(tr, W, w), true);
       }
     }, 'CHECK_FAILED', 1);
   });

@@ -29,10 +29,11 @@ export interface TripleBatchCost {
 }
 
 export function tripleBatchCost(count: number): TripleBatchCost {
-  const P = 33, S = 32, PROOF = 64, H = 32;
+  // A proof is e‖s and its commitments: one point for dlog, two for dlog-equality.
+  const P = 33, S = 32, DLOG = 2 * S + P, DLOG_EQ = 2 * S + 2 * P, H = 32;
   const rows = mulRows(count);
-  const opening = H + 3 * THRESHOLD * P * count + H + 2 * PROOF * count + 2 * S * count;
-  const round4 = count * (P + PROOF + P + PROOF + S);
+  const opening = H + 3 * THRESHOLD * P * count + H + 2 * DLOG * count + 2 * S * count;
+  const round4 = count * (P + DLOG_EQ + P + DLOG + S);
   const m1 = H + H + P;
   const m1r = H + H + BASE_OTS * P;
   const m2 = H + opening + (BASE_OTS * rows) / 8 + 32 + 32 * BASE_OTS + 2 * count * S + 2 * count * 32;

@@ -7,7 +7,7 @@ import { commit } from './commit.js';
 import { Fn, type Pt, firstFailingBaseCheck, mulG, mulSecret } from '../common/group.js';
 import { type MulReceiverState, mulReceiverFinish, mulReceiverRound } from './multiplication.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
-import { proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
+import { ProofBatch, proveDlog, proveDlogEq } from './proofs.js';
 import { type ProtocolState, type StepResult, checkState, newState, runStep } from '../common/state.js';
 import { type Triple, makeTriple } from './triple.js';
 import {
@@ -123,7 +123,7 @@ function afterReply1(state: ProtocolState, incoming: unknown): TripleGenResult {
   };
   const outgoing: TriplesMsg2 = {
     ...msgHeader('triples/2'),
-    ...encOpening(opening, sid),
+    ...encOpening(opening, sid, true),
     ot_u: encBytes(mul.msg.ot.u),
     kos_x: encBytes(mul.msg.ot.kosX),
     kos_t: encBytes(mul.msg.ot.kosT),
@@ -162,16 +162,22 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
     transcript: tr,
   });
 
-  // Round 3 (own part) and round 4 checks of the server's C_2.
+  // Round 4 checks of the server's C_2 and round 5 checks of its Ĉ_2: their proofs, as one batch.
   const r4 = m.round4;
+  const proofs = new ProofBatch();
+  for (let k = 0; k < count; k++) {
+    proofs.dlogEq(tr.fork('dlogeq0', SERVER_ID, k), o.E[k]![0]!, F[k]![0]!, r4.C[k]!, r4.proofsC[k]!, `dlog-equality proof of C_2 fails (triple ${k})`);
+    proofs.dlog(tr.fork('dlog2', SERVER_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!, `dlog proof of Ĉ_2 fails (triple ${k})`);
+  }
+  const badProof = proofs.firstFailure();
+  if (badProof !== undefined) throw fail('INVALID_PROOF', badProof);
+
+  // Round 3, own part.
   const C: Pt[] = [];
   const myC: Pt[] = [];
   const myCProofs = [];
   for (let k = 0; k < count; k++) {
     const F0 = F[k]![0]!;
-    if (!verifyDlogEq(tr.fork('dlogeq0', SERVER_ID, k), o.E[k]![0]!, F0, r4.C[k]!, r4.proofsC[k]!)) {
-      throw fail('INVALID_PROOF', `dlog-equality proof of C_2 fails (triple ${k})`);
-    }
     const Ck = mulSecret(F0, polys.e[k]![0]!);
     myC.push(Ck);
     myCProofs.push(proveDlogEq(tr.fork('dlogeq0', CLIENT_ID, k), polys.E[k]![0]!, F0, Ck, polys.e[k]![0]!));
@@ -188,7 +194,6 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
   const L1s: Pt[] = [];
   const cs: bigint[] = [];
   for (let k = 0; k < count; k++) {
-    if (!verifyDlog(tr.fork('dlog2', SERVER_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!)) throw fail('INVALID_PROOF', `dlog proof of Ĉ_2 fails (triple ${k})`);
     const CHat = mulG(l0[k]!);
     myCHat.push(CHat);
     myCHatProofs.push(proveDlog(tr.fork('dlog2', CLIENT_ID, k), CHat, l0[k]!));
@@ -210,7 +215,7 @@ function afterReply2(state: ProtocolState, incoming: unknown): TripleGenResult {
   const outgoing: TriplesMsg3 = {
     ...msgHeader('triples/3'),
     session_id: sid,
-    ...encRound4({ C: myC, proofsC: myCProofs, CHat: myCHat, proofsCHat: myCHatProofs, sharesC: sharesToServer }),
+    ...encRound4({ C: myC, proofsC: myCProofs, CHat: myCHat, proofsCHat: myCHatProofs, sharesC: sharesToServer }, true),
   };
   // The triples are held back until the server confirms it derived the same public values.
   const next = newState(TRIPLE_GEN_KIND, 'client', 'sent-3', state.step + 1, sid, { triples, digest: encBytes(digest) });

@@ -3,7 +3,7 @@ import { CryptoError } from '../../errors.js';
 import { checkCommitment } from './commit.js';
 import { Fn, type Pt, firstFailingBaseCheck } from '../common/group.js';
 import { addPointPolys, evalPointPoly, evalScalarPoly } from './polynomial.js';
-import { verifyDlog } from './proofs.js';
+import { ProofBatch } from './proofs.js';
 import { CLIENT_ID, polyCommitBytes } from './triple-gen-common.js';
 import type { PolySecrets } from './triple-gen-polys.js';
 import type { Opening } from './triple-gen-wire.js';
@@ -45,10 +45,13 @@ export function checkPeerOpening(c: PeerOpeningCheck): { E: Pt[][]; F: Pt[][]; a
   if (!checkCommitment(c.peerCommitment, polyCommitBytes(c.sessionId, c.peerId, o.E, o.F, o.L), o.randomizer)) {
     throw fail('INVALID_COMMITMENT', `${peer} commitment does not open to the revealed E, F, L`);
   }
+  const proofs = new ProofBatch();
   for (let k = 0; k < c.count; k++) {
-    if (!verifyDlog(c.transcript.fork('dlog0', c.peerId, k), o.E[k]![0]!, o.proofsE[k]!)) throw fail('INVALID_PROOF', `dlog proof of e(0) fails (triple ${k})`);
-    if (!verifyDlog(c.transcript.fork('dlog1', c.peerId, k), o.F[k]![0]!, o.proofsF[k]!)) throw fail('INVALID_PROOF', `dlog proof of f(0) fails (triple ${k})`);
+    proofs.dlog(c.transcript.fork('dlog0', c.peerId, k), o.E[k]![0]!, o.proofsE[k]!, `dlog proof of e(0) fails (triple ${k})`);
+    proofs.dlog(c.transcript.fork('dlog1', c.peerId, k), o.F[k]![0]!, o.proofsF[k]!, `dlog proof of f(0) fails (triple ${k})`);
   }
+  const badProof = proofs.firstFailure();
+  if (badProof !== undefined) throw fail('INVALID_PROOF', badProof);
   const E = c.polys.E.map((p, k) => addPointPolys(p, o.E[k]!));
   const F = c.polys.F.map((p, k) => addPointPolys(p, o.F[k]!));
   const a = c.polys.e.map((e, k) => Fn.add(evalScalarPoly(e, c.ownId), o.sharesE[k]!));

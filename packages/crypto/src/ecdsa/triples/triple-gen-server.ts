@@ -5,7 +5,7 @@ import { commit } from './commit.js';
 import { Fn, type Pt, firstFailingBaseCheck, mulG, mulPublic, mulSecret } from '../common/group.js';
 import { mulSenderRound } from './multiplication.js';
 import { evalScalarPoly } from './polynomial.js';
-import { type Proof, proveDlog, proveDlogEq, verifyDlog, verifyDlogEq } from './proofs.js';
+import { type Proof, ProofBatch, proveDlog, proveDlogEq } from './proofs.js';
 import { type ProtocolState, checkState, newState, runStep } from '../common/state.js';
 import { type Triple, makeTriple } from './triple.js';
 import { TRIPLE_GEN_KIND, type TripleGenResult, type TripleGenState } from './triple-gen-client.js';
@@ -32,6 +32,7 @@ import {
   encOpening,
   encRound4,
   msgHeader,
+  sendsCommitments,
 } from './triple-gen-wire.js';
 import { decArray, decBytes, decPoint, decScalar, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from '../common/wire.js';
 import { toHex } from '../common/wire.js';
@@ -169,6 +170,8 @@ function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
     });
   }
   mul.l0.fill(0n);
+  // An earlier client sends (and reads) proofs without their commitments: answer in kind.
+  const withCommitments = sendsCommitments(o.proofsE);
   const outgoing: TriplesMsg2Reply = {
     ...msgHeader('triples/2-reply'),
     ...encOpening(
@@ -184,9 +187,10 @@ function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
         sharesF: polys.f.map((f) => evalScalarPoly(f, CLIENT_ID)),
       },
       sid,
+      withCommitments,
     ),
     mta_c: encScalarBlob(mul.c),
-    ...encRound4({ C: C2, proofsC, CHat, proofsCHat, sharesC: sharesToClient }),
+    ...encRound4({ C: C2, proofsC, CHat, proofsCHat, sharesC: sharesToClient }, withCommitments),
   };
   const next = newState(TRIPLE_GEN_KIND, 'server', 'answered-2', state.step + 1, sid, {
     count,
@@ -208,16 +212,21 @@ function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
   const pubs: { A: Pt; B: Pt; C: Pt }[] = [];
   const L2s: Pt[] = [];
   const cs: bigint[] = [];
+  // Round 4 (spec 4.1-4.3) and round 5 proof checks: the client's C_1 with its dlog-equality
+  // proof and Ĉ_1 with its dlog proof, as one batch.
+  const Bs = keep.map((t) => decPoint(t.big_b, 'big_b', OWN));
+  const proofs = new ProofBatch();
+  for (let k = 0; k < count; k++) {
+    proofs.dlogEq(tr.fork('dlogeq0', CLIENT_ID, k), decPoint(keep[k]!.client_e0, 'client_e0', OWN), Bs[k]!, r4.C[k]!, r4.proofsC[k]!, `dlog-equality proof of C_1 fails (triple ${k})`);
+    proofs.dlog(tr.fork('dlog2', CLIENT_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!, `dlog proof of Ĉ_1 fails (triple ${k})`);
+  }
+  const badProof = proofs.firstFailure();
+  if (badProof !== undefined) throw fail('INVALID_PROOF', badProof);
   for (let k = 0; k < count; k++) {
     const t = keep[k]!;
-    const B = decPoint(t.big_b, 'big_b', OWN);
-    // Round 4 checks (spec 4.1-4.3): the client's C_1 with its dlog-equality proof.
-    if (!verifyDlogEq(tr.fork('dlogeq0', CLIENT_ID, k), decPoint(t.client_e0, 'client_e0', OWN), B, r4.C[k]!, r4.proofsC[k]!)) {
-      throw fail('INVALID_PROOF', `dlog-equality proof of C_1 fails (triple ${k})`);
-    }
+    const B = Bs[k]!;
     const C = r4.C[k]!.add(decPoint(t.big_c_own, 'big_c_own', OWN));
     // Round 5 checks (spec 5.1-5.7).
-    if (!verifyDlog(tr.fork('dlog2', CLIENT_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!)) throw fail('INVALID_PROOF', `dlog proof of Ĉ_1 fails (triple ${k})`);
     const L0 = r4.CHat[k]!.add(decPoint(t.big_c_hat_own, 'big_c_hat_own', OWN));
     if (!L0.equals(C)) throw fail('CHECK_FAILED', `C ≠ L(0): the multiplication result is wrong (triple ${k})`);
     const c = Fn.add(decScalar(t.c_own, 'c_own', OWN), r4.sharesC[k]!);

@@ -17,6 +17,7 @@ import {
   encPoint,
   encScalarBlob,
   header,
+  pointBytes,
 } from '../common/wire.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 
@@ -66,15 +67,28 @@ export const msgHeader = header;
 
 // ---- field codecs -------------------------------------------------------------------------
 
-export const encProof = (p: Proof): Hex => encBytes(concatBytes(Fn.toBytes(p.e), Fn.toBytes(p.s)));
+/**
+ * A proof is e‖s (64 bytes), followed by its commitments K (dlog) or K0‖K1 (dlogeq), 33 bytes
+ * each, when the sender includes them (see proofs.ts). A peer that sent its proofs without them
+ * gets ours without them too: it reads only the 64-byte form.
+ */
+export const encProof = (p: Proof, withCommitments: boolean): Hex =>
+  encBytes(concatBytes(Fn.toBytes(p.e), Fn.toBytes(p.s), ...(withCommitments ? p.K!.map(pointBytes) : [])));
 
-export function decProof(v: unknown, field: string, d: Dec): Proof {
-  const b = decBytes(v, field, 64, d);
-  return {
+export function decProof(v: unknown, field: string, commitments: 1 | 2, d: Dec): Proof {
+  const withK = typeof v === 'string' && v.length !== 128;
+  const b = decBytes(v, field, withK ? 64 + 33 * commitments : 64, d);
+  const proof: Proof = {
     e: decScalar(encBytes(b.subarray(0, 32)), `${field}.e`, d),
-    s: decScalar(encBytes(b.subarray(32)), `${field}.s`, d),
+    s: decScalar(encBytes(b.subarray(32, 64)), `${field}.s`, d),
   };
+  const hex = v as string;
+  if (withK) proof.K = Array.from({ length: commitments }, (_, i) => decPoint(hex.slice(128 + 66 * i, 194 + 66 * i), `${field}.K${i}`, d));
+  return proof;
 }
+
+/** Whether the peer sent its proofs with their commitments (and so reads ours with them). */
+export const sendsCommitments = (proofs: readonly Proof[]): boolean => proofs.length > 0 && proofs.every((p) => p.K !== undefined);
 
 export const encPolys = (ps: Pt[][]): Hex[][] => ps.map((p) => p.map(encPoint));
 
@@ -97,7 +111,7 @@ export interface Opening {
 
 const OPENING_FIELDS = ['session_id', 'confirmation', 'big_e', 'big_f', 'big_l', 'randomizer', 'proofs_e', 'proofs_f', 'shares_e', 'shares_f'];
 
-export function encOpening(o: Opening, sessionId: Hex): OpeningFields {
+export function encOpening(o: Opening, sessionId: Hex, withCommitments: boolean): OpeningFields {
   return {
     session_id: sessionId,
     confirmation: encBytes(o.confirmation),
@@ -105,8 +119,8 @@ export function encOpening(o: Opening, sessionId: Hex): OpeningFields {
     big_f: encPolys(o.F),
     big_l: encPolys(o.L),
     randomizer: encBytes(o.randomizer),
-    proofs_e: o.proofsE.map(encProof),
-    proofs_f: o.proofsF.map(encProof),
+    proofs_e: o.proofsE.map((p) => encProof(p, withCommitments)),
+    proofs_f: o.proofsF.map((p) => encProof(p, withCommitments)),
     shares_e: encScalarBlob(o.sharesE),
     shares_f: encScalarBlob(o.sharesF),
   };
@@ -121,8 +135,8 @@ function decOpening(m: Record<string, unknown>, n: number, d: Dec): Opening {
     // "L_j(0) = 0" (not the decoder) reports it.
     L: decPolys(m.big_l, 'big_l', n, d, true),
     randomizer: decBytes(m.randomizer, 'randomizer', 32, d),
-    proofsE: decArray(m.proofs_e, 'proofs_e', n, d, (x, f) => decProof(x, f, d)),
-    proofsF: decArray(m.proofs_f, 'proofs_f', n, d, (x, f) => decProof(x, f, d)),
+    proofsE: decArray(m.proofs_e, 'proofs_e', n, d, (x, f) => decProof(x, f, 1, d)),
+    proofsF: decArray(m.proofs_f, 'proofs_f', n, d, (x, f) => decProof(x, f, 1, d)),
     sharesE: decScalarBlob(m.shares_e, 'shares_e', n, d),
     sharesF: decScalarBlob(m.shares_f, 'shares_f', n, d),
   };
@@ -138,12 +152,12 @@ export interface Round4 {
 
 const ROUND4_FIELDS = ['big_c', 'proofs_c', 'big_c_hat', 'proofs_c_hat', 'shares_c'];
 
-export function encRound4(r: Round4): Round4Fields {
+export function encRound4(r: Round4, withCommitments: boolean): Round4Fields {
   return {
     big_c: r.C.map(encPoint),
-    proofs_c: r.proofsC.map(encProof),
+    proofs_c: r.proofsC.map((p) => encProof(p, withCommitments)),
     big_c_hat: r.CHat.map(encPoint),
-    proofs_c_hat: r.proofsCHat.map(encProof),
+    proofs_c_hat: r.proofsCHat.map((p) => encProof(p, withCommitments)),
     shares_c: encScalarBlob(r.sharesC),
   };
 }
@@ -151,9 +165,9 @@ export function encRound4(r: Round4): Round4Fields {
 function decRound4(m: Record<string, unknown>, n: number, d: Dec): Round4 {
   return {
     C: decArray(m.big_c, 'big_c', n, d, (x, f) => decPoint(x, f, d)),
-    proofsC: decArray(m.proofs_c, 'proofs_c', n, d, (x, f) => decProof(x, f, d)),
+    proofsC: decArray(m.proofs_c, 'proofs_c', n, d, (x, f) => decProof(x, f, 2, d)),
     CHat: decArray(m.big_c_hat, 'big_c_hat', n, d, (x, f) => decPoint(x, f, d)),
-    proofsCHat: decArray(m.proofs_c_hat, 'proofs_c_hat', n, d, (x, f) => decProof(x, f, d)),
+    proofsCHat: decArray(m.proofs_c_hat, 'proofs_c_hat', n, d, (x, f) => decProof(x, f, 1, d)),
     sharesC: decScalarBlob(m.shares_c, 'shares_c', n, d),
   };
 }
