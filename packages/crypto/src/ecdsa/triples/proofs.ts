@@ -143,8 +143,12 @@ function allHold(equations: readonly Equation[]): boolean {
   for (const q of equations) {
     const r = bytesToNumberBE(randomBytes(16)) + 1n;
     const rs = Fn.mul(r, q.s);
-    if (q.B === G) g = Fn.add(g, rs);
-    else points.push(q.B), scalars.push(rs);
+    if (q.B === G) {
+      g = Fn.add(g, rs);
+    } else {
+      points.push(q.B);
+      scalars.push(rs);
+    }
     points.push(q.K, q.X);
     scalars.push(Fn.neg(r), Fn.neg(Fn.mul(r, q.e)));
   }
