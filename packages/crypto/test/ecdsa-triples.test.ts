@@ -105,7 +105,7 @@ const on = (type: string, f: (m: Record<string, unknown>) => void): Tamper => (t
 /** The proof's s plus one (its commitments, if sent, unchanged). */
 const bumpProof = (p: string) => p.slice(0, 64) + setBlobScalar(p.slice(64, 128), 0, BigInt('0x' + p.slice(64, 128)) + 1n) + p.slice(128);
 /** The proof's last commitment replaced by another valid point. */
-const otherCommitment = (p: string) => p.slice(0, p.length - 66) + G.multiply(4242n).toHex(true);
+const otherCommitment = (p: string) => p.slice(0, p.length - 130) + G.multiply(4242n).toHex(false);
 const otherPoint = G.multiply(12345n).toHex(true);
 
 describe('batched share checks name the triple at fault', () => {
@@ -162,7 +162,9 @@ describe('proofs are checked as one batch per step', () => {
   });
 
   test('a proof with the wrong number of commitments is an encoding error', () => {
-    expect(abortOf(tamperProof('triples/3', 'proofs_c', 0, (p) => p.slice(0, p.length - 66)))).toMatchObject({ code: 'INVALID_ENCODING', culprits: [1] });
+    expect(abortOf(tamperProof('triples/3', 'proofs_c', 0, (p) => p.slice(0, p.length - 130)))).toMatchObject({ code: 'INVALID_ENCODING', culprits: [1] });
+    // A commitment in compressed form (the length of another count of commitments is no way around it).
+    expect(abortOf(tamperProof('triples/3', 'proofs_c_hat', 0, (p) => p.slice(0, 128) + G.multiply(4242n).toHex(true) + '00'.repeat(32)))).toMatchObject({ code: 'INVALID_POINT', culprits: [1] });
     expect(abortOf(tamperProof('triples/2', 'proofs_e', 0, (p) => p + p.slice(128)))).toMatchObject({ code: 'INVALID_ENCODING', culprits: [1] });
   });
 

@@ -29,8 +29,8 @@ export interface TripleBatchCost {
 }
 
 export function tripleBatchCost(count: number): TripleBatchCost {
-  // A proof is e‖s and its commitments: one point for dlog, two for dlog-equality.
-  const P = 33, S = 32, DLOG = 2 * S + P, DLOG_EQ = 2 * S + 2 * P, H = 32;
+  // A proof is e‖s and its commitments (uncompressed): one point for dlog, two for dlog-equality.
+  const P = 33, S = 32, K = 65, DLOG = 2 * S + K, DLOG_EQ = 2 * S + 2 * K, H = 32;
   const rows = mulRows(count);
   const opening = H + 3 * THRESHOLD * P * count + H + 2 * DLOG * count + 2 * S * count;
   const round4 = count * (P + DLOG_EQ + P + DLOG + S);

@@ -79,6 +79,21 @@ export function decPoint(v: unknown, field: string, d: Dec, allowIdentity = fals
   }
 }
 
+/**
+ * A 65-byte uncompressed SEC1 point (0x04 ‖ x ‖ y), on the curve. Used for the commitments
+ * inside proofs: tens of them per triple, and decoding one costs a curve-equation check instead
+ * of the square root a compressed point needs.
+ */
+export function decUncompressedPoint(v: unknown, field: string, d: Dec): Pt {
+  const b = decBytes(v, field, 65, d);
+  try {
+    if (b[0] !== 0x04) throw new Error('not uncompressed');
+    return Point.fromBytes(b);
+  } catch {
+    return fail('INVALID_POINT', `${field} is not a valid uncompressed secp256k1 point`, d);
+  }
+}
+
 export function decArray<T>(v: unknown, field: string, len: number, d: Dec, item: (x: unknown, f: string) => T): T[] {
   if (!Array.isArray(v)) fail('INVALID_ENCODING', `${field} must be an array`, d);
   if (v.length !== len) fail('INVALID_ENCODING', `${field} must have ${len} items, got ${v.length}`, d);

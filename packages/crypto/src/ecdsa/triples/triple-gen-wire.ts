@@ -16,8 +16,8 @@ import {
   encBytes,
   encPoint,
   encScalarBlob,
+  decUncompressedPoint,
   header,
-  pointBytes,
 } from '../common/wire.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 
@@ -68,22 +68,19 @@ export const msgHeader = header;
 // ---- field codecs -------------------------------------------------------------------------
 
 /**
- * A proof is e‖s (64 bytes), followed by its commitments K (dlog) or K0‖K1 (dlogeq), 33 bytes
- * each, when the sender includes them (see proofs.ts). A peer that sent its proofs without them
- * gets ours without them too: it reads only the 64-byte form.
+ * A proof is e‖s (64 bytes), followed by its commitments K (dlog) or K0‖K1 (dlogeq) as 65-byte
+ * uncompressed points, when the sender includes them (see proofs.ts). A peer that sent its
+ * proofs without them gets ours without them too: it reads only the 64-byte form.
  */
 export const encProof = (p: Proof, withCommitments: boolean): Hex =>
-  encBytes(concatBytes(Fn.toBytes(p.e), Fn.toBytes(p.s), ...(withCommitments ? p.K!.map(pointBytes) : [])));
+  encBytes(concatBytes(Fn.toBytes(p.e), Fn.toBytes(p.s), ...(withCommitments ? p.K!.map((K) => K.toBytes(false)) : [])));
 
 export function decProof(v: unknown, field: string, commitments: 1 | 2, d: Dec): Proof {
   const withK = typeof v === 'string' && v.length !== 128;
-  const b = decBytes(v, field, withK ? 64 + 33 * commitments : 64, d);
-  const proof: Proof = {
-    e: decScalar(encBytes(b.subarray(0, 32)), `${field}.e`, d),
-    s: decScalar(encBytes(b.subarray(32, 64)), `${field}.s`, d),
-  };
+  decBytes(v, field, withK ? 64 + 65 * commitments : 64, d);
   const hex = v as string;
-  if (withK) proof.K = Array.from({ length: commitments }, (_, i) => decPoint(hex.slice(128 + 66 * i, 194 + 66 * i), `${field}.K${i}`, d));
+  const proof: Proof = { e: decScalar(hex.slice(0, 64), `${field}.e`, d), s: decScalar(hex.slice(64, 128), `${field}.s`, d) };
+  if (withK) proof.K = Array.from({ length: commitments }, (_, i) => decUncompressedPoint(hex.slice(128 + 130 * i, 258 + 130 * i), `${field}.K${i}`, d));
   return proof;
 }
 
