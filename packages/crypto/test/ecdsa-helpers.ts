@@ -13,19 +13,22 @@ export const combine = (s1: string, s2: string): bigint => Fn.create(2n * big(s1
 /** Optional tampering hook: sees each message (by type) and may return a replacement. */
 export type Tamper = (type: string, msg: Record<string, unknown>) => Record<string, unknown> | void;
 
-export function runTriples(count: number, tamper: Tamper = () => undefined, maxCount?: number): { client: Triple[]; server: Triple[] } {
+/** How a state is stored between steps: JSON by default; tests may rewrite it on the way. */
+export type Persist = <T>(state: T) => T;
+
+export function runTriples(count: number, tamper: Tamper = () => undefined, maxCount?: number, persist: Persist = json): { client: Triple[]; server: Triple[] } {
   const t = (m: unknown) => {
     const copy = json(m) as Record<string, unknown>;
     return tamper(copy.type as string, copy) ?? copy;
   };
   const c = tripleGenClientStart({ count });
   const s0 = tripleGenServerStart(maxCount === undefined ? {} : { maxCount });
-  const r1 = tripleGenServerStep(json(s0), t(c.outgoing));
-  const c2 = tripleGenClientStep(json(c.state), t(r1.outgoing));
-  const r2 = tripleGenServerStep(json(r1.state), t(c2.outgoing));
-  const c3 = tripleGenClientStep(json(c2.state), t(r2.outgoing));
-  const r3 = tripleGenServerStep(json(r2.state), t(c3.outgoing));
-  const fin = tripleGenClientStep(json(c3.state), t(r3.outgoing));
+  const r1 = tripleGenServerStep(persist(s0), t(c.outgoing));
+  const c2 = tripleGenClientStep(persist(c.state), t(r1.outgoing));
+  const r2 = tripleGenServerStep(persist(r1.state), t(c2.outgoing));
+  const c3 = tripleGenClientStep(persist(c2.state), t(r2.outgoing));
+  const r3 = tripleGenServerStep(persist(r2.state), t(c3.outgoing));
+  const fin = tripleGenClientStep(persist(c3.state), t(r3.outgoing));
   if (!r3.done || !fin.done) throw new Error('triple generation did not finish');
   return { client: fin.output, server: r3.output };
 }
@@ -46,6 +49,7 @@ export function runPresign(
   keys: ReturnType<typeof keyShares>,
   triples: { client: Triple[]; server: Triple[] },
   tamper: Tamper = () => undefined,
+  persist: Persist = json,
 ): { client: Presignature[]; server: Presignature[] } {
   const t = (m: unknown) => {
     const copy = json(m) as Record<string, unknown>;
@@ -53,9 +57,9 @@ export function runPresign(
   };
   const c = presignClientStart({ keyShare: keys.client, triples: pairs(triples.client) });
   const s = presignServerStart({ keyShare: keys.server, triples: pairs(triples.server) });
-  const r1 = presignServerStep(json(s), t(c.outgoing));
-  const c2 = presignClientStep(json(c.state), t(r1.outgoing));
-  const r2 = presignServerStep(json(r1.state), t(c2.outgoing));
+  const r1 = presignServerStep(persist(s), t(c.outgoing));
+  const c2 = presignClientStep(persist(c.state), t(r1.outgoing));
+  const r2 = presignServerStep(persist(r1.state), t(c2.outgoing));
   const fin = presignClientStep(json(c2.state), t(r2.outgoing));
   if (!r2.done || !fin.done) throw new Error('presign did not finish');
   return { client: fin.output, server: r2.output };
@@ -67,3 +71,20 @@ export function setBlobScalar(blob: string, i: number, value: bigint): string {
   return blob.slice(0, 64 * i) + hex + blob.slice(64 * i + 64);
 }
 export const blobScalar = (blob: string, i: number): bigint => big(blob.slice(64 * i, 64 * i + 64));
+
+/**
+ * A state as an earlier version wrote it: every uncompressed point (130 hex digits, 04…)
+ * rewritten compressed. `count` says how many were rewritten, so a test can tell it was not a no-op.
+ */
+export function withCompressedPoints(count: { n: number }): Persist {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string' && v.length === 130 && v.startsWith('04')) {
+      count.n++;
+      return secp256k1.Point.fromHex(v).toHex(true);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return <T>(state: T) => walk(json(state)) as T;
+}

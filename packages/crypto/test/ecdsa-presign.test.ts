@@ -3,7 +3,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { CryptoError } from '../src/index.js';
 import { Presign, presignClientStart, presignRequestedTriples, presignServerStart } from '../src/ecdsa/index.js';
-import { Fn, blobScalar, combine, json, keyShares, pairs, runPresign, runTriples, setBlobScalar, type Tamper } from './ecdsa-helpers.js';
+import { Fn, blobScalar, combine, json, keyShares, pairs, runPresign, runTriples, setBlobScalar, type Tamper, withCompressedPoints } from './ecdsa-helpers.js';
 
 const G = secp256k1.Point.BASE;
 const keys = keyShares();
@@ -29,6 +29,17 @@ test('R = (1/k)·G and σ = k·x, reconstructed from the two parties shares', ()
   expect(G.multiply(Fn.inv(k)).toHex(true)).toBe(p.client[0]!.big_r);
   expect(combine(p.client[0]!.share_k, p.server[0]!.share_k)).toBe(k);
   expect(combine(p.client[0]!.share_sigma, p.server[0]!.share_sigma)).toBe(Fn.mul(k, x));
+});
+
+test('states written with compressed points (before they were kept uncompressed) still step', () => {
+  const t = take();
+  const k = combine(t.client[0]!.share_a, t.server[0]!.share_a);
+  const rewritten = { n: 0 };
+  const p = runPresign(keys, t, undefined, withCompressedPoints(rewritten));
+  // Five points in each start state; the server's second state carries its items over as read.
+  expect(rewritten.n).toBe(2 * 5);
+  expect(p.client[0]!.big_r).toBe(p.server[0]!.big_r);
+  expect(G.multiply(Fn.inv(k)).toHex(true)).toBe(p.client[0]!.big_r);
 });
 
 test('Presign.start/step with JSON-persisted states; requested triples are readable by the server', () => {

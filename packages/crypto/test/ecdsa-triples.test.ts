@@ -7,7 +7,7 @@ import { TripleGen, tripleBatchCost, tripleGenClientStart, tripleGenClientStep, 
 import { proveDlog } from '../src/ecdsa/triples/proofs.js';
 import { tripleTranscript } from '../src/ecdsa/triples/triple-gen-common.js';
 import { encProof } from '../src/ecdsa/triples/triple-gen-wire.js';
-import { Fn, blobScalar, combine, json, runTriples, setBlobScalar, type Tamper } from './ecdsa-helpers.js';
+import { Fn, blobScalar, combine, json, runTriples, setBlobScalar, type Tamper, withCompressedPoints } from './ecdsa-helpers.js';
 
 const G = secp256k1.Point.BASE;
 const hexToBytes = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
@@ -67,6 +67,13 @@ describe('triple generation', () => {
     expect(cs.data).toBeUndefined();
     expect(cs.error).toMatchObject({ code: 'INVALID_ENCODING', culprits: [2] });
     expect(() => tripleGenClientStep(json(cs), r1.outgoing)).toThrow(expect.objectContaining({ code: 'PROTOCOL_ABORTED' }));
+  });
+
+  test('states written with compressed points (before they were kept uncompressed) still step', () => {
+    const rewritten = { n: 0 };
+    const { client, server } = runTriples(2, undefined, undefined, withCompressedPoints(rewritten));
+    expect(rewritten.n).toBeGreaterThanOrEqual(2 * (3 * 2 + 6) + 1);
+    client.forEach((t, k) => expect(Fn.mul(combine(t.share_a, server[k]!.share_a), combine(t.share_b, server[k]!.share_b))).toBe(combine(t.share_c, server[k]!.share_c)));
   });
 
   test('cost model: 3 round trips, one base-OT batch of 128, 768 OTs per triple', () => {

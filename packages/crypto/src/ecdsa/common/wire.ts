@@ -94,6 +94,18 @@ export function decUncompressedPoint(v: unknown, field: string, d: Dec): Pt {
   }
 }
 
+/**
+ * Points a party keeps in its own state between steps are written uncompressed (65 bytes): a
+ * state is decoded at every later step, and decoding an uncompressed point is a curve-equation
+ * check where a compressed one costs a square root. The compressed form (and 33 zero bytes for
+ * the identity, where allowed) is still read, from states written before.
+ */
+export const encStatePoint = (p: Pt): string => (p.is0() ? IDENTITY_HEX : p.toHex(false));
+
+export function decStatePoint(v: unknown, field: string, d: Dec, allowIdentity = false): Pt {
+  return typeof v === 'string' && v.length === 130 ? decUncompressedPoint(v, field, d) : decPoint(v, field, d, allowIdentity);
+}
+
 export function decArray<T>(v: unknown, field: string, len: number, d: Dec, item: (x: unknown, f: string) => T): T[] {
   if (!Array.isArray(v)) fail('INVALID_ENCODING', `${field} must be an array`, d);
   if (v.length !== len) fail('INVALID_ENCODING', `${field} must have ${len} items, got ${v.length}`, d);

@@ -1,8 +1,7 @@
 import { chacha20 } from '@noble/ciphers/chacha.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { Fn } from '../common/group.js';
-import { bytesToNumberBE } from '@noble/curves/utils.js';
+import { reduceBytes } from '../common/group.js';
 import { u32 } from '../common/transcript.js';
 
 /*
@@ -22,6 +21,6 @@ export function prg(label: string, seed: Uint8Array, index: number, bytes: numbe
 export function prgScalars(label: string, seed: Uint8Array, count: number): bigint[] {
   const stream = prg(label, seed, 0, 48 * count);
   const out = new Array<bigint>(count);
-  for (let i = 0; i < count; i++) out[i] = Fn.create(bytesToNumberBE(stream.subarray(48 * i, 48 * i + 48)));
+  for (let i = 0; i < count; i++) out[i] = reduceBytes(stream.subarray(48 * i, 48 * i + 48));
   return out;
 }

@@ -19,8 +19,9 @@ import {
   decPoint,
   decScalar,
   decScalarBlob,
+  decStatePoint,
   encBytes,
-  encPoint,
+  encStatePoint,
   encScalar,
   encScalarBlob,
   expectSession,
@@ -126,14 +127,14 @@ function encodeSecrets(p: Prepared, ePrime: bigint[]) {
     public_key: encBytes(p.publicKey),
     items: p.pairs.map(([t0, t1], m) => ({
       k: encScalar(t0.a),
-      big_k: encPoint(t0.A),
-      big_d: encPoint(t0.B),
-      big_e: encPoint(t0.C),
+      big_k: encStatePoint(t0.A),
+      big_d: encStatePoint(t0.B),
+      big_e: encStatePoint(t0.C),
       a: encScalar(t1.a),
       b: encScalar(t1.b),
       c: encScalar(t1.c),
-      big_a: encPoint(t1.A),
-      big_b: encPoint(t1.B),
+      big_a: encStatePoint(t1.A),
+      big_b: encStatePoint(t1.B),
       e_prime: encScalar(ePrime[m]!),
     })),
   };
@@ -148,9 +149,9 @@ function decodeSecrets(d: Record<string, unknown>, count: number) {
   const items = decArray(d.items, 'items', count, own, (v) => {
     const o = v as Record<string, unknown>;
     return {
-      k: decScalar(o.k, 'k', own), K: decPoint(o.big_k, 'big_k', own), D: decPoint(o.big_d, 'big_d', own),
-      E: decPoint(o.big_e, 'big_e', own), a: decScalar(o.a, 'a', own), b: decScalar(o.b, 'b', own),
-      c: decScalar(o.c, 'c', own), A: decPoint(o.big_a, 'big_a', own), B: decPoint(o.big_b, 'big_b', own),
+      k: decScalar(o.k, 'k', own), K: decStatePoint(o.big_k, 'big_k', own), D: decStatePoint(o.big_d, 'big_d', own),
+      E: decStatePoint(o.big_e, 'big_e', own), a: decScalar(o.a, 'a', own), b: decScalar(o.b, 'b', own),
+      c: decScalar(o.c, 'c', own), A: decStatePoint(o.big_a, 'big_a', own), B: decStatePoint(o.big_b, 'big_b', own),
       ePrime: decScalar(o.e_prime, 'e_prime', own),
     } satisfies Item;
   });
@@ -175,15 +176,18 @@ function alphaBeta(id: 1 | 2, x: bigint, it: Item) {
 }
 
 /** Spec R2 checks and the output (R, k_i, σ_i). */
-function finish(id: 1 | 2, sessionHex: string, s: ReturnType<typeof decodeSecrets>, e: bigint[], alpha: bigint[], beta: bigint[], peer: number): Presignature[] {
-  return s.items.map((it, m) => {
+function finish(id: 1 | 2, sessionHex: string, s: ReturnType<typeof decodeSecrets>, e: bigint[], alpha: bigint[], beta: bigint[], peer: number): { presigs: Presignature[]; digest: Uint8Array } {
+  const Rs: Pt[] = [];
+  const presigs = s.items.map((it, m) => {
     // α and β are the opened sums of both parties' parts, public: variable time is fine.
     if (!mulGPublic(alpha[m]!).equals(it.K.add(it.A))) throw new CryptoError('CHECK_FAILED', `α·G ≠ K + A (presignature ${m})`, [peer]);
     if (!mulGPublic(beta[m]!).equals(s.X.add(it.B))) throw new CryptoError('CHECK_FAILED', `β·G ≠ X + B: key shares or triple1 inconsistent (presignature ${m})`, [peer]);
     const R = mulPublic(it.D, Fn.inv(e[m]!));
     const sigma = Fn.add(Fn.sub(Fn.mul(alpha[m]!, s.x), Fn.mul(beta[m]!, it.a)), it.c);
+    Rs.push(R);
     return makePresignature(id, sessionHex, m, s.publicKey, { R, k: it.k, sigma });
   });
+  return { presigs, digest: presigDigest(decBytes(sessionHex, 'session_id', 32, { culprits: [] }), Rs) };
 }
 
 // ---- client -------------------------------------------------------------------------------
@@ -226,8 +230,7 @@ export function presignClientStep(stateIn: PresignState, incoming: unknown): Pre
       const mine = s.items.map((it) => alphaBeta(CLIENT_ID, s.x, it));
       const alpha = mine.map((v, i) => Fn.add(v.alpha, theirA[i]!));
       const beta = mine.map((v, i) => Fn.add(v.beta, theirB[i]!));
-      const presigs = finish(CLIENT_ID, sid, s, e, alpha, beta, SERVER_ID);
-      const digest = presigDigest(decBytes(sid, 'session_id', 32, {culprits: []}), presigs.map((p) => decPoint(p.big_r, 'big_r', { culprits: [] })));
+      const { presigs, digest } = finish(CLIENT_ID, sid, s, e, alpha, beta, SERVER_ID);
       const next = newState(PRESIGN_KIND, 'client', 'sent-2', state.step + 1, sid, { presignatures: presigs, digest: encBytes(digest) });
       return {
         done: false,
@@ -320,8 +323,7 @@ export function presignServerStep(stateIn: PresignState, incoming: unknown): Pre
       const myB = decScalarBlob(d.beta, 'beta', count, own);
       const alpha = decScalarBlob(m.alpha, 'alpha', count, FROM_CLIENT).map((v, i) => Fn.add(v, myA[i]!));
       const beta = decScalarBlob(m.beta, 'beta', count, FROM_CLIENT).map((v, i) => Fn.add(v, myB[i]!));
-      const presigs = finish(SERVER_ID, sid, s, e, alpha, beta, CLIENT_ID);
-      const digest = presigDigest(decBytes(sid, 'session_id', 32, own), presigs.map((p) => decPoint(p.big_r, 'big_r', own)));
+      const { presigs, digest } = finish(SERVER_ID, sid, s, e, alpha, beta, CLIENT_ID);
       const done = newState(PRESIGN_KIND, 'server', 'done', state.step + 1, sid, {});
       delete done.data;
       return { done: true, state: done, output: presigs, outgoing: { ...header('presign/2-reply'), session_id: sid, digest: encBytes(digest) } };

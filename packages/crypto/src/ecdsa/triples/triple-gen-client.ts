@@ -34,7 +34,7 @@ import {
   encRound4,
   msgHeader,
 } from './triple-gen-wire.js';
-import { decBytes, decPoint, decScalar, decScalarBlob, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from '../common/wire.js';
+import { decBytes, decScalar, decScalarBlob, decStatePoint, encBytes, encPoint, encScalar, encScalarBlob, encStatePoint, expectSession } from '../common/wire.js';
 import { toHex } from '../common/wire.js';
 
 /*
@@ -69,7 +69,7 @@ export function tripleGenClientStart(params: { count: number }): { state: Triple
     randomizer: encBytes(randomizer),
     commitment: encBytes(commitment),
     y: encScalar(y),
-    big_y: encPoint(Y),
+    big_y: encStatePoint(Y),
   });
   return {
     state,
@@ -103,7 +103,7 @@ function afterReply1(state: ProtocolState, incoming: unknown): TripleGenResult {
   const confirmation = confirmationHash(sessionId, count, com0, m.commitment);
 
   const y = decScalar(d.y, 'y', OWN);
-  const { k0, k1 } = baseOtSenderKeys(y, decPoint(d.big_y, 'big_y', OWN), m.X, confirmation);
+  const { k0, k1 } = baseOtSenderKeys(y, decStatePoint(d.big_y, 'big_y', OWN), m.X, confirmation);
   const inputs = polys.e.map((e, k) => ({ a: e[0]!, b: polys.f[k]![0]! }));
   const mul = mulReceiverRound(k0, k1, confirmation, inputs);
   k0.forEach((k) => k.fill(0));

@@ -2,7 +2,7 @@ import { CryptoError } from '../../errors.js';
 import { type Pt, randomScalar } from '../common/group.js';
 import { commitPoly } from './polynomial.js';
 import { THRESHOLD } from './triple-gen-common.js';
-import { decArray, decPoint, decScalar, encPoint, encScalar } from '../common/wire.js';
+import { decArray, decScalar, decStatePoint, encScalar, encStatePoint } from '../common/wire.js';
 
 /*
  * Each party's random polynomials of triple generation (round 1): e and f of degree t−1, l with
@@ -30,7 +30,7 @@ export function freshPolys(count: number): PolySecrets {
 
 export function encodePolySecrets(p: PolySecrets) {
   const s = (x: bigint[][]) => x.map((c) => c.map(encScalar));
-  const g = (x: Pt[][]) => x.map((c) => c.map(encPoint));
+  const g = (x: Pt[][]) => x.map((c) => c.map(encStatePoint));
   return { e: s(p.e), f: s(p.f), l: s(p.l), big_e: g(p.E), big_f: g(p.F), big_l: g(p.L) };
 }
 
@@ -40,6 +40,6 @@ export function decodePolySecrets(v: unknown, count: number): PolySecrets {
   const d = { culprits: [] };
   // l(0) is stored as the zero scalar, which decScalar accepts (it is < n).
   const s = (x: unknown, f: string) => decArray(x, f, count, d, (c, g) => decArray(c, g, THRESHOLD, d, (y, h) => decScalar(y, h, d)));
-  const g = (x: unknown, f: string, id = false) => decArray(x, f, count, d, (c, h) => decArray(c, h, THRESHOLD, d, (y, k) => decPoint(y, k, d, id)));
+  const g = (x: unknown, f: string, id = false) => decArray(x, f, count, d, (c, h) => decArray(c, h, THRESHOLD, d, (y, k) => decStatePoint(y, k, d, id)));
   return { e: s(o.e, 'e'), f: s(o.f, 'f'), l: s(o.l, 'l'), E: g(o.big_e, 'big_e'), F: g(o.big_f, 'big_f'), L: g(o.big_l, 'big_l', true) };
 }

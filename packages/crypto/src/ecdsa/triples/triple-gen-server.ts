@@ -34,7 +34,7 @@ import {
   msgHeader,
   sendsCommitments,
 } from './triple-gen-wire.js';
-import { decArray, decBytes, decPoint, decScalar, encBytes, encPoint, encScalar, encScalarBlob, expectSession } from '../common/wire.js';
+import { decArray, decBytes, decScalar, decStatePoint, encBytes, encScalar, encScalarBlob, encStatePoint, expectSession } from '../common/wire.js';
 import { toHex } from '../common/wire.js';
 
 /*
@@ -161,12 +161,12 @@ function onMsg2(state: ProtocolState, incoming: unknown): TripleGenResult {
       a: encScalar(a[k]!),
       b: encScalar(b[k]!),
       c_own: encScalar(evalScalarPoly(lPoly, SERVER_ID)),
-      big_a: encPoint(E[k]![0]!),
-      big_b: encPoint(F0),
-      client_e0: encPoint(o.E[k]![0]!),
-      big_c_own: encPoint(Ck),
-      big_c_hat_own: encPoint(ch),
-      big_l1: encPoint(polys.L[k]![1]!.add(o.L[k]![1]!)),
+      big_a: encStatePoint(E[k]![0]!),
+      big_b: encStatePoint(F0),
+      client_e0: encStatePoint(o.E[k]![0]!),
+      big_c_own: encStatePoint(Ck),
+      big_c_hat_own: encStatePoint(ch),
+      big_l1: encStatePoint(polys.L[k]![1]!.add(o.L[k]![1]!)),
     });
   }
   mul.l0.fill(0n);
@@ -214,10 +214,10 @@ function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
   const cs: bigint[] = [];
   // Round 4 (spec 4.1-4.3) and round 5 proof checks: the client's C_1 with its dlog-equality
   // proof and Ĉ_1 with its dlog proof, as one batch.
-  const Bs = keep.map((t) => decPoint(t.big_b, 'big_b', OWN));
+  const Bs = keep.map((t) => decStatePoint(t.big_b, 'big_b', OWN));
   const proofs = new ProofBatch();
   for (let k = 0; k < count; k++) {
-    proofs.dlogEq(tr.fork('dlogeq0', CLIENT_ID, k), decPoint(keep[k]!.client_e0, 'client_e0', OWN), Bs[k]!, r4.C[k]!, r4.proofsC[k]!, `dlog-equality proof of C_1 fails (triple ${k})`);
+    proofs.dlogEq(tr.fork('dlogeq0', CLIENT_ID, k), decStatePoint(keep[k]!.client_e0, 'client_e0', OWN), Bs[k]!, r4.C[k]!, r4.proofsC[k]!, `dlog-equality proof of C_1 fails (triple ${k})`);
     proofs.dlog(tr.fork('dlog2', CLIENT_ID, k), r4.CHat[k]!, r4.proofsCHat[k]!, `dlog proof of Ĉ_1 fails (triple ${k})`);
   }
   const badProof = proofs.firstFailure();
@@ -225,14 +225,14 @@ function onMsg3(state: ProtocolState, incoming: unknown): TripleGenResult {
   for (let k = 0; k < count; k++) {
     const t = keep[k]!;
     const B = Bs[k]!;
-    const C = r4.C[k]!.add(decPoint(t.big_c_own, 'big_c_own', OWN));
+    const C = r4.C[k]!.add(decStatePoint(t.big_c_own, 'big_c_own', OWN));
     // Round 5 checks (spec 5.1-5.7).
-    const L0 = r4.CHat[k]!.add(decPoint(t.big_c_hat_own, 'big_c_hat_own', OWN));
+    const L0 = r4.CHat[k]!.add(decStatePoint(t.big_c_hat_own, 'big_c_hat_own', OWN));
     if (!L0.equals(C)) throw fail('CHECK_FAILED', `C ≠ L(0): the multiplication result is wrong (triple ${k})`);
     const c = Fn.add(decScalar(t.c_own, 'c_own', OWN), r4.sharesC[k]!);
-    L2s.push(L0.add(mulPublic(decPoint(t.big_l1, 'big_l1', OWN), BigInt(SERVER_ID))));
+    L2s.push(L0.add(mulPublic(decStatePoint(t.big_l1, 'big_l1', OWN), BigInt(SERVER_ID))));
     cs.push(c);
-    const A = decPoint(t.big_a, 'big_a', OWN);
+    const A = decStatePoint(t.big_a, 'big_a', OWN);
     pubs.push({ A, B, C });
     triples.push(makeTriple(SERVER_ID, sid, k, { a: decScalar(t.a, 'a', OWN), b: decScalar(t.b, 'b', OWN), c, A, B, C }));
   }

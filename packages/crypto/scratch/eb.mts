@@ -1,0 +1,2 @@
+import { runEcdsaBench } from '../bench/ecdsa.js';
+await runEcdsaBench();
