@@ -114,16 +114,17 @@ const bumpProof = (p: string) => p.slice(0, 64) + setBlobScalar(p.slice(64, 128)
 /** The proof's last commitment replaced by another valid point. */
 const otherCommitment = (p: string) => p.slice(0, p.length - 130) + G.multiply(4242n).toHex(false);
 const otherPoint = G.multiply(12345n).toHex(true);
+/** The error a three-triple batch with `tamper` aborts with (fails the test if it finishes). */
+const abortOf = (tamper: Tamper) => {
+  try {
+    runTriples(3, tamper);
+  } catch (e) {
+    return e as CryptoError;
+  }
+  throw new Error('no abort');
+};
 
 describe('batched share checks name the triple at fault', () => {
-  const abortOf = (tamper: Tamper) => {
-    try {
-      runTriples(3, tamper);
-    } catch (e) {
-      return e as CryptoError;
-    }
-    throw new Error('no abort');
-  };
   test.each([
     ['triples/2', 'shares_e', 2, 'E(2)'],
     ['triples/2', 'shares_f', 1, 'F(2)'],
@@ -138,14 +139,6 @@ describe('batched share checks name the triple at fault', () => {
 });
 
 describe('proofs are checked as one batch per step', () => {
-  const abortOf = (tamper: Tamper) => {
-    try {
-      runTriples(3, tamper);
-    } catch (e) {
-      return e as CryptoError;
-    }
-    throw new Error('no abort');
-  };
   const tamperProof = (type: string, field: string, k: number, f: (p: string) => string) => on(type, (m) => ((m[field] as string[])[k] = f((m[field] as string[])[k]!)));
 
   test.each([
