@@ -1,2 +1,0 @@
-import { runEcdsaBench } from '../bench/ecdsa.js';
-await runEcdsaBench();
