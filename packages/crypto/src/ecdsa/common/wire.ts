@@ -7,8 +7,10 @@ import { Fn, ORDER, Point, type Pt } from './group.js';
 /*
  * JSON codecs of the ECDSA wire messages and persisted states. Scalars are 32-byte big-endian
  * hex and must be canonical (< n); points are 33-byte compressed SEC1 hex and must be on the
- * curve; long vectors travel as one hex blob of fixed-size items. Every decoder names the
- * offending field and, for messages, the sender as culprit.
+ * curve, except the commitments inside proofs and the points of a party's own state, which are
+ * 65-byte uncompressed (decoded often; see decUncompressedPoint, encStatePoint); long vectors
+ * travel as one hex blob of fixed-size items. Every decoder names the offending field and, for
+ * messages, the sender as culprit.
  */
 
 export const ECDSA_WIRE_VERSION = 1;
