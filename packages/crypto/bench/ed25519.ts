@@ -81,27 +81,24 @@ const P = ed25519.Point;
 const scalar = () => P.Fn.create(bytesToNumberLE(ed25519.utils.randomSecretKey())) || 1n;
 const fresh = () => P.BASE.multiply(scalar());
 const freshBytes = () => fresh().toBytes();
-const [decode, subgroup, baseMul, msm2] = [
-  measure('decode a point (strict, fromBytes)', (b) => P.fromBytes(b), freshBytes),
-  measure('subgroup check of a decoded point ([L]P)', (p) => p.isTorsionFree(), () => P.fromBytes(freshBytes())),
-  measure('BASE.multiply (constant time, blinded)', (n) => P.BASE.multiply(n), scalar),
-  measure('two-point MSM (group commitment)', (a) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] })),
-];
-printTable('noble operations (the floor of a signature)', [decode, subgroup, baseMul, msm2]);
 // The goal figures and this floor: each a ratio to ed25519.sign measured in alternating
 // batches (cpuRatio), so a noisy machine weighs on both sides alike.
 const sign = () => ed25519.sign(msg, secretKey);
+const floorOp = <S>(name: string, op: (s: S) => unknown, setup: () => S) => {
+  const r = cpuRatio(op, setup, sign, 1000);
+  console.log(`  ${name.padEnd(46)} ${(r.opUs / 1000).toFixed(3).padStart(8)} ms CPU/op = ${r.ratio.toFixed(2)}x ed25519.sign`);
+  return r.ratio;
+};
+console.log('\nnoble operations (the floor of a signature)');
+const decode = floorOp('decode a point (strict, fromBytes)', (b: Uint8Array) => P.fromBytes(b), freshBytes);
+const subgroup = floorOp('subgroup check of a decoded point ([L]P)', (p: typeof P.BASE) => p.isTorsionFree(), () => P.fromBytes(freshBytes()));
+const baseMul = floorOp('BASE.multiply (constant time, blinded)', (n: bigint) => P.BASE.multiply(n), scalar);
+const msm2 = floorOp('two-point MSM (group commitment)', (a: { points: (typeof P.BASE)[]; scalars: bigint[] }) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] }));
 {
-  const x = {
-    decode: cpuRatio((b: Uint8Array) => P.fromBytes(b), freshBytes, sign, 1000).ratio,
-    subgroup: cpuRatio((p: typeof P.BASE) => p.isTorsionFree(), () => P.fromBytes(freshBytes()), sign, 1000).ratio,
-    baseMul: cpuRatio((n: bigint) => P.BASE.multiply(n), scalar, sign, 1000).ratio,
-    msm2: cpuRatio((a: { points: (typeof P.BASE)[]; scalars: bigint[] }) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] }), sign, 1000).ratio,
-  };
   // Per party: its own two commitments made in round 1 and re-derived by signShare, all four
   // commitments decoded once, the peer's two subgroup-checked, one group-commitment MSM.
-  const party = 4 * x.baseMul + 4 * x.decode + 2 * x.subgroup + x.msm2;
-  const complete = 2 * party + x.msm2; // + aggregate's MSM (its verification not counted)
+  const party = 4 * baseMul + 4 * decode + 2 * subgroup + msm2;
+  const complete = 2 * party + msm2; // + aggregate's MSM (its verification not counted)
   console.log(`  sum of these per signature (lower bound on noble's API): server ${party.toFixed(2)}x, complete ${complete.toFixed(2)}x ed25519.sign`);
 }
 const complete = cpuRatio(fullSignature, none, sign);
