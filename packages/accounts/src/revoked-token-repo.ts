@@ -1,8 +1,9 @@
 import type { ServiceClaims } from '@svc/auth';
-import { isUniqueViolation, type PrismaClient } from '@svc/db';
+import { directSql, isUniqueViolation, Prisma, type PrismaClient } from '@svc/db';
 
 /** Token revocation (logout, refresh): the `isRevoked` of @svc/auth `jwtGuard`, and `revoke`. */
 export function tokenRevocation(db: PrismaClient) {
+  const sql = directSql(db);
   /**
    * Revokes a token and says whether this call did it: of concurrent callers exactly one
    * gets true (the primary key decides), which makes a token refresh single-use. The row is
@@ -21,11 +22,11 @@ export function tokenRevocation(db: PrismaClient) {
   return {
     revokeOnce,
     /**
-     * Runs on every authenticated call: raw SQL, because Prisma compiles each model query in its
-     * wasm query compiler (about 0.7 ms of CPU per call here, a fifth of a refused call's cost).
+     * Runs on every authenticated call: on pg directly (directSql), because Prisma's client engine
+     * costs several times the statement itself (a model query about 0.7 ms of CPU, $queryRaw 0.3-0.4 ms).
      */
     async isRevoked(jti: string): Promise<boolean> {
-      const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM revoked_tokens WHERE jti = ${jti}`;
+      const rows = await sql.rows(Prisma.sql`SELECT 1 FROM revoked_tokens WHERE jti = ${jti}`);
       return rows.length > 0;
     },
     /** Revokes a token until it would have expired anyway; revoking twice is not an error. */

@@ -1,7 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { PoolConfig } from 'pg';
+import pg, { type PoolConfig } from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { connectionFields } from './connection.js';
+import { registerPool } from './direct-sql.js';
 
 /** How long a request may wait on the database before it is answered 503 DATABASE_UNAVAILABLE. */
 export interface DbTimeouts {
@@ -42,11 +43,18 @@ export function poolConfig(databaseUrl: string, options: CreateDbOptions = {}): 
 /**
  * A Prisma client for the database at `databaseUrl`, running queries through node-postgres
  * (engineType "client": no native query engine). The URL is split into discrete fields
- * because adapter-pg mishandles some connection-string forms. Call `db.$disconnect()` on
- * shutdown.
+ * because adapter-pg mishandles some connection-string forms. The pool is also the one
+ * `directSql(db)` runs on. Call `db.$disconnect()` on shutdown: it ends the pool.
  */
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(poolConfig(databaseUrl, options)) });
+  const pool = new pg.Pool(poolConfig(databaseUrl, options));
+  // An idle connection that breaks (a server restart) is an 'error' event on the pool, which
+  // drops that connection; unheard, the event would end the process. The adapter listens only
+  // once Prisma has connected, and a direct statement may come first.
+  pool.on('error', () => {});
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  registerPool(db, pool);
+  return db;
 }
 
 /** Readiness check: true when the database answers within `timeoutMs`. Never throws. */

@@ -5,9 +5,12 @@ import { Prisma } from './generated/prisma/client.js';
  * error is something else. Through the pg driver adapter, Prisma does not fill `meta.target`:
  * the columns are under `meta.driverAdapterError.cause.constraint.fields`, as database column
  * names: ['key_hash'], ['auth_type', 'provider_subject']. When only the index name is known,
- * it is given as [index name]. Raw statements' violations (P2010) count too.
+ * it is given as [index name]. Raw statements' violations (P2010) count too, and so do
+ * PostgreSQL's own (SQLSTATE 23505) from a statement run on pg directly (directSql).
  */
 export function uniqueViolationFields(error: unknown): string[] | undefined {
+  const pgError = postgresUniqueViolation(error);
+  if (pgError) return pgError;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
   const meta = error.meta as
     | { target?: unknown; driverAdapterError?: { cause?: { kind?: unknown; constraint?: { fields?: unknown; index?: unknown } } } }
@@ -20,6 +23,19 @@ export function uniqueViolationFields(error: unknown): string[] | undefined {
   if (Array.isArray(constraint?.fields)) return constraint.fields.map(String);
   if (typeof constraint?.index === 'string') return [constraint.index];
   return [];
+}
+
+/**
+ * node-postgres's error for SQLSTATE 23505 (by shape: it carries PostgreSQL's severity). Its
+ * detail names the columns, "Key (auth_type, provider_subject)=(...) already exists."; without
+ * one, the constraint's name stands for them.
+ */
+function postgresUniqueViolation(error: unknown): string[] | undefined {
+  const e = error as { severity?: unknown; code?: unknown; detail?: unknown; constraint?: unknown } | null;
+  if (typeof e !== 'object' || e === null || typeof e.severity !== 'string' || e.code !== '23505') return undefined;
+  const columns = typeof e.detail === 'string' ? /^Key \(([^)]*)\)=/.exec(e.detail)?.[1] : undefined;
+  if (columns) return columns.split(',').map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+  return typeof e.constraint === 'string' ? [e.constraint] : [];
 }
 
 /** True when `error` is a unique violation (P2002), optionally on a constraint including column `column`. */

@@ -3,7 +3,8 @@ export * from './generated/prisma/client.js';
 export { rateLimitStore, type RateLimitStore, type RateLimitCount } from './rate-limit-store.js';
 export { isUniqueViolation, uniqueViolationFields } from './errors.js';
 export { createDb, pingDb, poolConfig, DEFAULT_DB_TIMEOUTS, type CreateDbOptions, type DbTimeouts } from './client.js';
-export { isDatabaseUnavailable, databaseUnavailableError } from './unavailable.js';
+export { isDatabaseUnavailable, databaseUnavailableError, DatabaseConnectionError } from './unavailable.js';
+export { directSql, type DirectSql } from './direct-sql.js';
 export { prepareDatabase, readDatabaseConfig, type DatabaseConfig, type PrepareDatabaseOptions } from './prepare-database.js';
 export { migrate, readMigrations, MAIN_MIGRATIONS_DIR, type MigrateOptions, type MigrateResult, type MigrationFile } from './migrate.js';
 export {

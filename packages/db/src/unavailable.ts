@@ -6,10 +6,11 @@ import { AppError } from '@svc/envelope';
  * request is wrong". Such a request changed nothing that was committed, so the client may
  * retry it: the envelope answers 503 DATABASE_UNAVAILABLE instead of 500 UNKNOWN_ERROR.
  *
- * The error reaches the handler in one of three shapes, all inspected down the cause chain:
+ * The error reaches the handler in one of four shapes, all inspected down the cause chain:
  * a Prisma error with a connection code, a driver adapter error whose `kind` (or PostgreSQL
- * SQLSTATE) says so, or node-postgres's own error thrown through unchanged (pool and read
- * timeouts, connections cut). Socket errors count only in the adapter's form, so that a
+ * SQLSTATE) says so, node-postgres's own error thrown through unchanged (pool and read
+ * timeouts, connections cut), or a DatabaseConnectionError from a direct statement
+ * (direct-sql.ts). Socket errors count only in the adapter's or direct-sql's form, so that a
  * reset from another service (a key share node) is never taken for a database outage.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -49,7 +50,13 @@ function isUnavailableSqlState(code: unknown): boolean {
   return typeof code === 'string' && (/^(08|53)/.test(code) || /^57P0[1-5]$/.test(code) || code === '57014');
 }
 
+/** The connection to the database failed under a statement run on pg directly (direct-sql.ts). */
+export class DatabaseConnectionError extends Error {
+  override readonly name = 'DatabaseConnectionError';
+}
+
 function matches(e: Record<string, unknown>): boolean {
+  if (e instanceof DatabaseConnectionError) return true;
   // By shape, not class: a key share node's generated client has its own error classes.
   if (typeof e.code === 'string' && /^P\d{4}$/.test(e.code)) return PRISMA_CODES.has(e.code);
   if (typeof e.kind === 'string') {

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@svc/db';
+import { directSql, Prisma, type PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 
 /** A wallet as the signing paths need it: its key and the sealed server share. */
@@ -21,10 +21,10 @@ interface Row {
  * here, and a database round trip is a good part of a signature's latency.
  */
 export async function signingWalletOf(db: PrismaClient, userId: string, curve: 'ed25519' | 'secp256k1'): Promise<{ signingEnabled: boolean; wallet: SigningWallet | null }> {
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await directSql(db).rows<Row>(Prisma.sql`
     SELECT s.signing_enabled, w.id, w.public_key, w.server_share_ciphertext, w.server_share_key_id
     FROM (SELECT COALESCE((SELECT signing_enabled FROM tss_activation_settings WHERE id = 1), true) AS signing_enabled) s
-    LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = ${curve}::curve`;
+    LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = ${curve}::curve`);
   const row = rows[0];
   if (!row) return { signingEnabled: true, wallet: null };
   const wallet =

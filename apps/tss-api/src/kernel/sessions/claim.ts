@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient, type TssSessionKind } from '@svc/db';
+import { directSql, Prisma, type PrismaClient, type TssSessionKind } from '@svc/db';
 
 /**
  * Claim, then compute (docs/architecture.md, invariant 8; the attack it stops: docs/crypto/ecdsa.md):
@@ -63,6 +63,8 @@ interface ClaimedRow {
 }
 
 export function claimSessionState(db: PrismaClient) {
+  // On pg directly: every step of every protocol runs this statement (@svc/db directSql).
+  const sql = directSql(db);
   return async function claim<S>(c: ClaimRequest): Promise<ClaimedSession<S> | null> {
     const stepCond = c.stepAtMost === undefined ? Prisma.empty : Prisma.sql`AND (state->>'next_step')::int <= ${c.stepAtMost}`;
     // A claim that completes leaves nothing to resume; one that does not marks when it was taken.
@@ -79,7 +81,7 @@ export function claimSessionState(db: PrismaClient) {
           INSERT INTO signature_audit_logs (id, wallet_id, session_id, curve, message_hash)
           SELECT gen_random_uuid(), old.wallet_id, old.id, ${c.auditCurve}::curve, old.state->>'msg_hash' FROM upd JOIN old ON old.id = upd.id)`
       : Prisma.empty;
-    const rows = await db.$queryRaw<ClaimedRow[]>`
+    const rows = await sql.rows<ClaimedRow>(Prisma.sql`
       WITH old AS (
         SELECT id, user_id, wallet_id, state FROM tss_sessions
         WHERE id = ${c.sessionId}::uuid AND user_id = ${c.userId}::uuid AND kind = ${c.kind}::tss_session_kind
@@ -93,7 +95,7 @@ export function claimSessionState(db: PrismaClient) {
       ) ${stage} ${audit}
       SELECT old.id::text AS session_id, old.user_id::text AS user_id, old.wallet_id::text AS wallet_id, upd.state_version, old.state,
              w.public_key, w.server_share_ciphertext, w.server_share_key_id
-      FROM old JOIN upd ON upd.id = old.id JOIN wallets w ON w.id = old.wallet_id`;
+      FROM old JOIN upd ON upd.id = old.id JOIN wallets w ON w.id = old.wallet_id`);
     const row = rows[0];
     if (!row) return null;
     return {

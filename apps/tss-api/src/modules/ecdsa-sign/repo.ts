@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@svc/db';
+import { directSql, Prisma, type PrismaClient } from '@svc/db';
 
 /**
  * TssSession.state of a SIGN_ECDSA session. `presignature` is the sealed pool material, kept
@@ -33,10 +33,11 @@ interface TakenRow {
 }
 
 /*
- * Raw SQL on purpose, as on the Ed25519 path: each online step is one statement, because
- * database round trips are most of the online latency.
+ * Raw SQL on pg directly on purpose, as on the Ed25519 path: each online step is one
+ * statement, because database round trips are most of the online latency.
  */
 export function ecdsaSignRepo(db: PrismaClient) {
+  const sql = directSql(db);
   return {
     /**
      * Step 1's single use, in one statement: lock the user's UNUSED presignature (the kill switch
@@ -56,7 +57,7 @@ export function ecdsaSignRepo(db: PrismaClient) {
       apiKeyId: string | null;
       keepForStep2: boolean;
     }): Promise<TakenPresignature | null> {
-      const rows = await db.$queryRaw<TakenRow[]>`
+      const rows = await sql.rows<TakenRow>(Prisma.sql`
         WITH w AS (
           SELECT id, public_key FROM wallets
           WHERE user_id = ${s.userId}::uuid AND curve = 'secp256k1'::curve
@@ -85,7 +86,7 @@ export function ecdsaSignRepo(db: PrismaClient) {
         )
         SELECT sess.id::text AS session_id, old.wallet_id::text AS wallet_id, ${s.userId}::text AS user_id, w.public_key, sess.state,
                old.material_key_id AS key_id, encode(old.material, 'base64') AS material
-        FROM sess, old, upd, w`;
+        FROM sess, old, upd, w`);
       const row = rows[0];
       return row
         ? {
@@ -101,7 +102,7 @@ export function ecdsaSignRepo(db: PrismaClient) {
 
     /** After the signature verified: ACTIVE -> COMPLETED (material gone from the state), stage and audit row, once. */
     async complete(s: { sessionId: string; walletId: string; msgHash: string; stage: string }): Promise<boolean> {
-      const rows = await db.$queryRaw<{ id: string }[]>`
+      const rows = await sql.rows<{ id: string }>(Prisma.sql`
         WITH upd AS (
           UPDATE tss_sessions SET status = 'COMPLETED', state = state - 'presignature', state_version = state_version + 1,
                  completed_at = now(), updated_at = now()
@@ -114,7 +115,7 @@ export function ecdsaSignRepo(db: PrismaClient) {
           INSERT INTO signature_audit_logs (id, wallet_id, session_id, curve, message_hash)
           SELECT gen_random_uuid(), ${s.walletId}::uuid, id, 'secp256k1', ${s.msgHash} FROM upd
         )
-        SELECT id::text FROM upd`;
+        SELECT id::text FROM upd`);
       return rows.length === 1;
     },
 
