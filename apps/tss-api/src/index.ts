@@ -10,7 +10,7 @@ import { sessionsRepo } from './kernel/sessions/repo.js';
 const config = loadConfig(process.env);
 const logger = createLogger('tss-api', config.logLevel);
 const database = await prepareDatabase({ ...config.database, log: (line) => logger.info(line) });
-const db = createDb(database.url, config.database.timeouts);
+const db = createDb(database.url, config.database.pool);
 const mailer = await createMailer(config.mail);
 if (config.emailLogin.enabled && !config.emailLogin.privateJwk) {
   logger.warn('EMAIL_ID_TOKEN_PRIVATE_KEY is not set: email ID tokens are signed with an ephemeral key (one replica, lost on restart)');

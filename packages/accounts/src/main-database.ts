@@ -13,7 +13,7 @@ export interface MainDatabase {
  */
 export async function openMainDatabase(config: DatabaseConfig, log?: (line: string) => void): Promise<MainDatabase> {
   const ensured = await prepareDatabase({ ...config, ...(log ? { log } : {}) });
-  const db = createDb(ensured.url, config.timeouts);
+  const db = createDb(ensured.url, config.pool);
   return {
     db,
     url: ensured.url,

@@ -23,6 +23,13 @@ const CLIENT_READ_MARGIN_MS = 2_000;
 export interface CreateDbOptions extends Partial<DbTimeouts> {
   /** Upper bound of the pg pool (default 10). */
   maxConnections?: number;
+  /**
+   * DB_PREPARED_STATEMENTS (default true): directSql's statements are named prepared statements,
+   * parsed and planned once per connection (half of PostgreSQL's CPU per signature). Turn off
+   * behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21, or
+   * without max_prepared_statements).
+   */
+  preparedStatements?: boolean;
 }
 
 /** The node-postgres pool settings every Prisma client of this service uses (main database and nodes'). */
@@ -53,7 +60,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Pr
   // once Prisma has connected, and a direct statement may come first.
   pool.on('error', () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  registerPool(db, pool);
+  registerPool(db, pool, { prepared: options.preparedStatements ?? true });
   return db;
 }
 

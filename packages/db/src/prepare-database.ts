@@ -1,5 +1,5 @@
 import type { EnvReader } from '@svc/config';
-import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './client.js';
+import { DEFAULT_DB_TIMEOUTS, type CreateDbOptions } from './client.js';
 import { ensureDatabase } from './ensure-database.js';
 import { migrate } from './migrate.js';
 
@@ -13,8 +13,8 @@ export interface DatabaseConfig {
    * never race a schema change (they would be safe anyway: the migrator takes an advisory lock).
    */
   migrateOnStart: boolean;
-  /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS (createDb's defaults when absent). */
-  timeouts?: DbTimeouts;
+  /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_PREPARED_STATEMENTS: createDb's options. */
+  pool?: CreateDbOptions;
 }
 
 export function readDatabaseConfig(env: EnvReader): DatabaseConfig {
@@ -22,9 +22,10 @@ export function readDatabaseConfig(env: EnvReader): DatabaseConfig {
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
     migrateOnStart: env.bool('MIGRATE_ON_START', true),
-    timeouts: {
+    pool: {
       connectTimeoutMs: env.int('DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.connectTimeoutMs, { min: 100, max: 120_000 }),
       statementTimeoutMs: env.int('DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.statementTimeoutMs, { min: 100, max: 600_000 }),
+      preparedStatements: env.bool('DB_PREPARED_STATEMENTS', true),
     },
   };
 }

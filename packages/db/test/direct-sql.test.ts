@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { directSql, isUniqueViolation, Prisma, PrismaClient, uniqueViolationFields, type DirectSql } from '../src/index.js';
+import { createDb, directSql, isDatabaseUnavailable, isUniqueViolation, Prisma, PrismaClient, uniqueViolationFields, type DirectSql } from '../src/index.js';
 import { startTestDatabase, type TestDatabase } from '../src/testing.js';
 
 let t: TestDatabase;
@@ -56,6 +56,45 @@ test("a unique violation of a direct statement is recognised as one, with the co
   const other = await sql.rows(Prisma.sql`SELECT 1/0`).then(() => undefined, (e: unknown) => e);
   expect(other).toBeDefined();
   expect(isUniqueViolation(other)).toBe(false);
+});
+
+describe('prepared statements', () => {
+  const preparedHere = (sql: DirectSql) =>
+    sql.rows<{ statement: string }>(Prisma.sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'svc_%'`);
+
+  test('each statement is prepared once per connection, and not at all with preparedStatements off', async () => {
+    // One connection, so every statement below runs in the same PostgreSQL session.
+    const named = createDb(t.url, { maxConnections: 1 });
+    const unnamed = createDb(t.url, { maxConnections: 1, preparedStatements: false });
+    try {
+      for (let i = 0; i < 3; i++) expect(await directSql(named).rows(Prisma.sql`SELECT ${i}::int AS i`)).toEqual([{ i }]);
+      const statements = (await preparedHere(directSql(named))).map((r) => r.statement);
+      expect(statements.filter((s) => s.includes('SELECT $1::int AS i'))).toHaveLength(1);
+
+      await directSql(unnamed).rows(Prisma.sql`SELECT ${1}::int AS i`);
+      expect(await preparedHere(directSql(unnamed))).toEqual([]);
+    } finally {
+      await named.$disconnect();
+      await unnamed.$disconnect();
+    }
+  });
+
+  test('a migration that changes a prepared result: one retryable 503, then the connection is prepared afresh', async () => {
+    const db = createDb(t.url, { maxConnections: 1 });
+    try {
+      const sql = directSql(db);
+      await sql.execute(Prisma.sql`CREATE TABLE plan_probe (a int)`);
+      await sql.execute(Prisma.sql`INSERT INTO plan_probe VALUES (7)`);
+      const read = Prisma.sql`SELECT a FROM plan_probe WHERE a IS NOT NULL`;
+      expect(await sql.rows(read)).toEqual([{ a: 7 }]);
+      await sql.execute(Prisma.sql`ALTER TABLE plan_probe ALTER COLUMN a TYPE text`);
+      const stale = await sql.rows(read).then(() => undefined, (e: unknown) => e);
+      expect(isDatabaseUnavailable(stale)).toBe(true);
+      expect(await sql.rows(read)).toEqual([{ a: '7' }]);
+    } finally {
+      await db.$disconnect();
+    }
+  });
 });
 
 test('a client that createDb did not make has no pool to share: refused, not a second pool', () => {

@@ -21,14 +21,14 @@ describe('prepareDatabase', () => {
   });
   afterAll(() => server.stop());
 
-  it('reads DATABASE_URL, MIGRATE_ON_START (default true) and the database timeouts', () => {
-    expect(readDatabaseConfig(new EnvReader({}))).toEqual({ migrateOnStart: true, timeouts: { connectTimeoutMs: 5000, statementTimeoutMs: 10_000 } });
+  it('reads DATABASE_URL, MIGRATE_ON_START (default true), the database timeouts and DB_PREPARED_STATEMENTS (default true)', () => {
+    expect(readDatabaseConfig(new EnvReader({}))).toEqual({ migrateOnStart: true, pool: { connectTimeoutMs: 5000, statementTimeoutMs: 10_000, preparedStatements: true } });
     expect(
-      readDatabaseConfig(new EnvReader({ DATABASE_URL: 'postgres://u@h/db', MIGRATE_ON_START: 'false', DB_CONNECT_TIMEOUT_MS: '800', DB_STATEMENT_TIMEOUT_MS: '2500' })),
+      readDatabaseConfig(new EnvReader({ DATABASE_URL: 'postgres://u@h/db', MIGRATE_ON_START: 'false', DB_CONNECT_TIMEOUT_MS: '800', DB_STATEMENT_TIMEOUT_MS: '2500', DB_PREPARED_STATEMENTS: 'false' })),
     ).toEqual({
       databaseUrl: 'postgres://u@h/db',
       migrateOnStart: false,
-      timeouts: { connectTimeoutMs: 800, statementTimeoutMs: 2500 },
+      pool: { connectTimeoutMs: 800, statementTimeoutMs: 2500, preparedStatements: false },
     });
     const bad = new EnvReader({ DB_STATEMENT_TIMEOUT_MS: '0' });
     readDatabaseConfig(bad);

@@ -47,5 +47,5 @@ export async function openNodeDatabase(config: DatabaseConfig, nodeName: string,
     migrationsDir: KEYSHARE_MIGRATIONS_DIR,
     log,
   });
-  return { db: createNodeDb(prepared.url, config.timeouts), stop: prepared.stop };
+  return { db: createNodeDb(prepared.url, config.pool), stop: prepared.stop };
 }
