@@ -1,0 +1,99 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { createDb, directSql, Prisma, type PrismaClient } from '../src/index.js';
+import { startTestDatabase } from '../src/testing.js';
+
+// pnpm bench:db: the database statements of one Ed25519 signature (two revocation checks, the
+// wallet lookup, the session insert, the claim), run three ways on one embedded PostgreSQL:
+// Prisma's $queryRaw (the baseline), directSql unnamed, directSql with prepared statements.
+// Printed per signature: this process's CPU, PostgreSQL's CPU (all its processes, /proc) and
+// wall time, each also as a ratio to the baseline measured in the same run.
+
+type Run = (query: Prisma.Sql) => Promise<unknown>;
+
+/** CPU ms of every `postgres` process (the embedded server and its backends). */
+function postgresCpuMs(): number {
+  let pids: string[] = [];
+  try {
+    pids = execFileSync('pgrep', ['-x', 'postgres']).toString().trim().split(/\s+/);
+  } catch {
+    return NaN;
+  }
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a backend that exited meanwhile
+    }
+  }
+  return ticks * 10;
+}
+
+function signatureStatements(run: Run, userId: string, walletId: string) {
+  return async () => {
+    const revoked = Prisma.sql`SELECT 1 FROM revoked_tokens WHERE jti = ${'bench-jti'}`;
+    await run(revoked);
+    await run(Prisma.sql`
+      SELECT s.signing_enabled, w.id, w.public_key, w.server_share_ciphertext, w.server_share_key_id
+      FROM (SELECT COALESCE((SELECT signing_enabled FROM tss_activation_settings WHERE id = 1), true) AS signing_enabled) s
+      LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = 'ed25519'::curve`);
+    const id = randomUUID();
+    await run(Prisma.sql`
+      WITH s AS (
+        INSERT INTO tss_sessions (id, user_id, wallet_id, kind, status, state, state_version, expires_at, updated_at)
+        VALUES (${id}::uuid, ${userId}::uuid, ${walletId}::uuid, 'SIGN_ED25519', 'ACTIVE', ${JSON.stringify({ nonces: 'sealed' })}::jsonb, 1,
+                ${new Date(Date.now() + 60_000)}, now())
+        RETURNING id)
+      INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
+      SELECT ${randomUUID()}::uuid, id, 'round1', 'COMPLETED', now(), now() FROM s`);
+    await run(revoked);
+    await run(Prisma.sql`
+      WITH upd AS (
+        UPDATE tss_sessions SET state = state - 'nonces', status = 'COMPLETED', completed_at = now(),
+               state_version = state_version + 1, updated_at = now()
+        WHERE id = ${id}::uuid AND user_id = ${userId}::uuid AND status = 'ACTIVE' AND state ? 'nonces'
+        RETURNING id, state_version)
+      SELECT upd.id::text, upd.state_version, w.server_share_ciphertext FROM upd JOIN wallets w ON w.id = ${walletId}::uuid`);
+  };
+}
+
+async function measure(label: string, one: () => Promise<void>, n: number) {
+  for (let i = 0; i < 200; i++) await one();
+  const pg0 = postgresCpuMs();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await one();
+  const wall = (performance.now() - t0) / n;
+  const c = process.cpuUsage(cpu0);
+  return { label, node: (c.user + c.system) / 1000 / n, postgres: (postgresCpuMs() - pg0) / n, wall };
+}
+
+const n = Number(process.env.BENCH_DB_N ?? 2000);
+const t = await startTestDatabase();
+const unnamed: PrismaClient = createDb(t.url, { preparedStatements: false });
+const user = await t.db.user.create({ data: { email: 'bench@example.test', authType: 'EMAIL', providerSubject: randomUUID() } });
+const wallet = await t.db.wallet.create({
+  data: { userId: user.id, curve: 'ed25519', publicKey: randomBytes(32).toString('hex'), serverShareCiphertext: randomBytes(80), serverShareKeyId: 'k', seedPartCiphertext: randomBytes(40), seedPartKeyId: 'k' },
+});
+const paths: [string, Run][] = [
+  ['Prisma $queryRaw', (q) => t.db.$queryRaw(q)],
+  ['directSql, unnamed', (q) => directSql(unnamed).rows(q)],
+  ['directSql, prepared', (q) => directSql(t.db).rows(q)],
+];
+console.log(`pnpm bench:db — the five statements of one Ed25519 signature, n=${n} per path, 2 rounds; ${cpus().length} CPUs, Node ${process.version}`);
+for (let round = 1; round <= 2; round++) {
+  const results = [];
+  for (const [label, run] of paths) results.push(await measure(label, signatureStatements(run, user.id, wallet.id), n));
+  const base = results[0]!;
+  for (const r of results) {
+    const ratio = (v: number, b: number) => (Number.isFinite(v) ? `${v.toFixed(3)} ms (${(v / b).toFixed(2)}x)` : 'n/a');
+    console.log(`round ${round}  ${r.label.padEnd(20)} node CPU ${ratio(r.node, base.node)}  PostgreSQL CPU ${ratio(r.postgres, base.postgres)}  wall ${ratio(r.wall, base.wall)}`);
+  }
+}
+await unnamed.$disconnect();
+await t.stop();
