@@ -50,7 +50,10 @@ function isUnavailableSqlState(code: unknown): boolean {
   return typeof code === 'string' && (/^(08|53)/.test(code) || /^57P0[1-5]$/.test(code) || code === '57014');
 }
 
-/** The connection to the database failed under a statement run on pg directly (direct-sql.ts). */
+/**
+ * A statement run on pg directly (direct-sql.ts) failed in a way that means "retry shortly": its
+ * connection failed, or its prepared plan went stale under a migration.
+ */
 export class DatabaseConnectionError extends Error {
   override readonly name = 'DatabaseConnectionError';
 }
