@@ -21,6 +21,10 @@ import { processCpuMs, startLocalStack, type LocalStack } from './local-stack.js
 // then ECDSA (ecdsa.bench-part.ts). BENCH_CURVES=ed25519 or secp256k1 runs one part.
 
 const settings = readBenchSettings(benchEnv);
+/** Calls that warm the gateway and tss-api before the steady-state refused-call figure. */
+const WARM_UP_CALLS = 2000;
+/** Signatures before the Ed25519 phases (client, gateway and tss-api warm up on them). */
+const WARM_UP_SIGNATURES = 200;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
 async function run(label: string, n: number, concurrency: number, sign: () => Promise<void>) {
@@ -99,12 +103,21 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?:
     const per = before && pids ? [(processCpuMs(pids.gateway) - before[0]!) / n, (processCpuMs(pids.tss) - before[1]!) / n] : undefined;
     return { result, text: per ? `; CPU per call: gateway ${per[0]!.toFixed(2)} ms, tss-api ${per[1]!.toFixed(2)} ms` : '' };
   };
-  await timeConcurrently(50, 1, refused); // warm-up
-  const { result: floor, text: floorCpu } = await serverCpu(settings.n, () => timeConcurrently(settings.n, 1, refused));
-  console.log(`Authenticated call refused by validation (gateway, API key, JWT, 400): n=${settings.n}  p50 ${floor.p50.toFixed(2)} ms  p95 ${floor.p95.toFixed(2)} ms${floorCpu}`);
+  // Measured twice: right after start (50 calls in), and once the processes are warm. V8
+  // optimises the request path only after some thousands of calls; the first figure shows the
+  // start-up transient, the second the steady state a running service has, which the goal is about.
+  const refusedPhase = async (label: string) => {
+    const { result, text } = await serverCpu(settings.n, () => timeConcurrently(settings.n, 1, refused));
+    console.log(`Authenticated call refused by validation (gateway, API key, JWT, 400), ${label}: n=${settings.n}  p50 ${result.p50.toFixed(2)} ms  p95 ${result.p95.toFixed(2)} ms${text}`);
+    return result;
+  };
+  await timeConcurrently(50, 1, refused);
+  await refusedPhase('cold (after 50 calls)');
+  await timeConcurrently(WARM_UP_CALLS, 1, refused);
+  const floor = await refusedPhase(`warm (after ${WARM_UP_CALLS + 50 + settings.n} calls)`);
 
   console.log('Ed25519 (FROST 2-of-2):');
-  await run('warm-up', 20, 1, sign);
+  await run('warm-up', WARM_UP_SIGNATURES, 1, sign);
   const { result: sequential, text: signCpu } = await serverCpu(settings.n, () => run('sequential (1 at a time)', settings.n, 1, sign));
   if (signCpu) console.log(`  server processes per signature (two calls)${signCpu.replace('; CPU per call', '')}`);
   const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
@@ -114,7 +127,7 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?:
       `HTTP p50 is ${(sequential.p50 / bare).toFixed(2)}x of it, ${(sequential.p50 - bare).toFixed(1)} ms of HTTP + gateway + database + encryption`,
   );
   const signMs = ed25519SignMs();
-  console.log(`  ${msGoal('Authenticated refused call through the gateway, p50', floor.p50, { op: '<=', ms: 3 }, signMs)}`);
+  console.log(`  ${msGoal('Authenticated refused call through the gateway, p50 (warm)', floor.p50, { op: '<=', ms: 3 }, signMs)}`);
   console.log(`  ${msGoal('Ed25519 over HTTP, sequential p50', sequential.p50, { op: '<', ms: 15 }, signMs)}`);
   console.log(
     `  ${msGoal(`Ed25519 over HTTP, concurrency ${settings.concurrency}, wall ms per signature`, 1000 / concurrent.perSecond, { op: '<=', ms: 10 }, signMs)}` +
