@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { issueApiKey } from '@svc/auth';
 import { startOidcIssuer } from '@svc/auth/testing';
@@ -8,7 +7,7 @@ import { generateShareKey } from '@svc/share-cipher';
 
 export interface LocalStack {
   url: string;
-  /** Process ids of the gateway and tss-api, for their CPU time (processCpuMs). */
+  /** Process ids of the gateway and tss-api, for their CPU time (@svc/tooling/process-cpu). */
   pids: { gateway: number; tss: number };
   apiKey: string;
   /** One ID token per keygen (Ed25519, then secp256k1) of the same person: an ID token creates wallets once. */
@@ -83,12 +82,3 @@ export async function startLocalStack(): Promise<LocalStack> {
     },
   };
 }
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; 10 ms ticks). */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted from after the command name.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = 100;

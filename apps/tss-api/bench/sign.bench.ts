@@ -14,7 +14,8 @@ import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } f
 import { benchEnv, readBenchSettings } from './bench-env.js';
 import { runEcdsaBench } from './ecdsa.bench-part.js';
 import { timeConcurrently } from './latency.js';
-import { processCpuMs, startLocalStack, type LocalStack } from './local-stack.js';
+import { postgresCpuMeter, processCpuMs } from '@svc/tooling/process-cpu';
+import { startLocalStack, type LocalStack } from './local-stack.js';
 
 // pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included
 // (client round 1, client share, aggregate with its verification), as the SDK will do them;
@@ -53,6 +54,12 @@ function bareCryptoMs(): number {
   const rounds = 60;
   for (let i = 0; i < rounds; i++) once();
   return (performance.now() - t0) / rounds;
+}
+
+/** CPU ms this process (the client) has used so far. */
+function clientCpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
 }
 
 /** CPU ms of one single-party noble ed25519.sign in this process: the baseline of the goal lines. */
@@ -96,12 +103,19 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?:
     const res = await post(url, '/tss/v2/sign_ed25519/round2', {}, headers);
     if (res.status !== 400) throw new Error(`an empty round2 body answered ${res.status}`);
   };
-  /** CPU ms of the gateway and tss-api processes per call of `f` (local stack only). */
+  /**
+   * CPU ms per call of `f` in each process on these cores (local stack only): the gateway,
+   * tss-api, PostgreSQL (all its processes) and this client.
+   */
   const serverCpu = async <T>(n: number, f: () => Promise<T>) => {
-    const before = pids && [processCpuMs(pids.gateway), processCpuMs(pids.tss)];
+    if (!pids) return { result: await f(), text: '' };
+    const read = () => [processCpuMs(pids.gateway), processCpuMs(pids.tss), clientCpuMs()];
+    const before = read();
+    const postgresCpu = postgresCpuMeter();
     const result = await f();
-    const per = before && pids ? [(processCpuMs(pids.gateway) - before[0]!) / n, (processCpuMs(pids.tss) - before[1]!) / n] : undefined;
-    return { result, text: per ? `; CPU per call: gateway ${per[0]!.toFixed(2)} ms, tss-api ${per[1]!.toFixed(2)} ms` : '' };
+    const [gateway, tss, client] = read().map((v, i) => ((v - before[i]!) / n).toFixed(2));
+    const postgres = (postgresCpu() / n).toFixed(2);
+    return { result, text: `; CPU per call: gateway ${gateway} ms, tss-api ${tss} ms, PostgreSQL ${postgres} ms, client ${client} ms` };
   };
   // Measured twice: right after start (50 calls in), and once the processes are warm. V8
   // optimises the request path only after some thousands of calls; the first figure shows the
@@ -119,7 +133,7 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?:
   console.log('Ed25519 (FROST 2-of-2):');
   await run('warm-up', WARM_UP_SIGNATURES, 1, sign);
   const { result: sequential, text: signCpu } = await serverCpu(settings.n, () => run('sequential (1 at a time)', settings.n, 1, sign));
-  if (signCpu) console.log(`  server processes per signature (two calls)${signCpu.replace('; CPU per call', '')}`);
+  if (signCpu) console.log(`  CPU per signature (two calls), by process${signCpu.replace('; CPU per call', '')}`);
   const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
   const bare = bareCryptoMs();
   console.log(

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { postgresCpuMeter } from '@svc/tooling/process-cpu';
 import { createDb, directSql, Prisma, type PrismaClient } from '../src/index.js';
 import { startTestDatabase } from '../src/testing.js';
 
@@ -12,27 +11,6 @@ import { startTestDatabase } from '../src/testing.js';
 // wall time, each also as a ratio to the baseline measured in the same run.
 
 type Run = (query: Prisma.Sql) => Promise<unknown>;
-
-/** CPU ms of every `postgres` process (the embedded server and its backends). */
-function postgresCpuMs(): number {
-  let pids: string[] = [];
-  try {
-    pids = execFileSync('pgrep', ['-x', 'postgres']).toString().trim().split(/\s+/);
-  } catch {
-    return NaN;
-  }
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // a backend that exited meanwhile
-    }
-  }
-  return ticks * 10;
-}
 
 function signatureStatements(run: Run, userId: string, walletId: string) {
   return async () => {
@@ -64,13 +42,13 @@ function signatureStatements(run: Run, userId: string, walletId: string) {
 
 async function measure(label: string, one: () => Promise<void>, n: number) {
   for (let i = 0; i < 200; i++) await one();
-  const pg0 = postgresCpuMs();
+  const postgresCpu = postgresCpuMeter();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await one();
   const wall = (performance.now() - t0) / n;
   const c = process.cpuUsage(cpu0);
-  return { label, node: (c.user + c.system) / 1000 / n, postgres: (postgresCpuMs() - pg0) / n, wall };
+  return { label, node: (c.user + c.system) / 1000 / n, postgres: postgresCpu() / n, wall };
 }
 
 const n = Number(process.env.BENCH_DB_N ?? 2000);
