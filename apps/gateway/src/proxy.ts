@@ -1,7 +1,7 @@
 import { Agent, type ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { AppError, failure } from '@svc/envelope';
 import type { Logger } from '@svc/http';
 import type { Upstream } from './upstreams.js';
@@ -40,6 +40,12 @@ export function proxyTo(upstream: Upstream, timeoutMs: number, logger: Logger): 
     agent: new Agent({ keepAlive: true, timeout: IDLE_UPSTREAM_SOCKET_MS }),
     changeOrigin: true,
     xfwd: true,
+    // The default plugins minus the logger, which builds a URL and a line for every proxied
+    // response to hand to a logger that drops it (the gateway logs requests itself, @svc/http).
+    // Errors are answered by `on.error` below (http-proxy-middleware then leaves out its own
+    // error response plugin).
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     proxyTimeout: timeoutMs,
     pathFilter: (path) => path === upstream.prefix || path.startsWith(`${upstream.prefix}/`),
     on: {
