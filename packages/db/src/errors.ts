@@ -38,7 +38,7 @@ function postgresUniqueViolation(error: unknown): string[] | undefined {
   return typeof e.constraint === 'string' ? [e.constraint] : [];
 }
 
-/** True when `error` is a unique violation (P2002), optionally on a constraint including column `column`. */
+/** True when `error` is a unique violation (P2002, P2010 or SQLSTATE 23505), optionally on a constraint including column `column`. */
 export function isUniqueViolation(error: unknown, column?: string): boolean {
   const fields = uniqueViolationFields(error);
   return fields !== undefined && (column === undefined || fields.includes(column));
