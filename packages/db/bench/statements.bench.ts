@@ -24,19 +24,34 @@ function signatureStatements(run: Run, userId: string, walletId: string) {
     await run(Prisma.sql`
       WITH s AS (
         INSERT INTO tss_sessions (id, user_id, wallet_id, kind, status, state, state_version, expires_at, updated_at)
-        VALUES (${id}::uuid, ${userId}::uuid, ${walletId}::uuid, 'SIGN_ED25519', 'ACTIVE', ${JSON.stringify({ nonces: 'sealed' })}::jsonb, 1,
+        VALUES (${id}::uuid, ${userId}::uuid, ${walletId}::uuid, 'SIGN_ED25519', 'ACTIVE', ${JSON.stringify({ v: 1, msg_hash: 'ab'.repeat(32), nonces: 'sealed'.repeat(40) })}::jsonb, 1,
                 ${new Date(Date.now() + 60_000)}, now())
         RETURNING id)
       INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
       SELECT ${randomUUID()}::uuid, id, 'round1', 'COMPLETED', now(), now() FROM s`);
     await run(revoked);
+    // The claim as round 2 runs it (apps/tss-api/src/kernel/sessions/claim.ts): lock, take the
+    // nonces, complete, and write the round2 stage and the audit row in the same statement.
     await run(Prisma.sql`
-      WITH upd AS (
-        UPDATE tss_sessions SET state = state - 'nonces', status = 'COMPLETED', completed_at = now(),
-               state_version = state_version + 1, updated_at = now()
-        WHERE id = ${id}::uuid AND user_id = ${userId}::uuid AND status = 'ACTIVE' AND state ? 'nonces'
-        RETURNING id, state_version)
-      SELECT upd.id::text, upd.state_version, w.server_share_ciphertext FROM upd JOIN wallets w ON w.id = ${walletId}::uuid`);
+      WITH old AS (
+        SELECT id, user_id, wallet_id, state FROM tss_sessions
+        WHERE id = ${id}::uuid AND user_id = ${userId}::uuid AND kind = 'SIGN_ED25519'::tss_session_kind
+          AND status = 'ACTIVE' AND expires_at > now() AND state ? ${'nonces'}::text
+        FOR UPDATE
+      ), upd AS (
+        UPDATE tss_sessions t SET state = t.state - ${'nonces'}::text, status = 'COMPLETED', completed_at = now(),
+               state_version = t.state_version + 1, updated_at = now()
+        FROM old WHERE t.id = old.id AND t.status = 'ACTIVE' AND t.state ? ${'nonces'}::text
+        RETURNING t.id, t.state_version
+      ), stage AS (
+        INSERT INTO tss_stages (id, session_id, name, status, completed_at, updated_at)
+        SELECT gen_random_uuid(), id, ${'round2'}, 'COMPLETED', now(), now() FROM upd
+      ), audit AS (
+        INSERT INTO signature_audit_logs (id, wallet_id, session_id, curve, message_hash)
+        SELECT gen_random_uuid(), old.wallet_id, old.id, ${'ed25519'}::curve, old.state->>'msg_hash' FROM upd JOIN old ON old.id = upd.id
+      )
+      SELECT old.id::text AS session_id, upd.state_version, old.state, w.public_key, w.server_share_ciphertext
+      FROM old JOIN upd ON upd.id = old.id JOIN wallets w ON w.id = old.wallet_id`);
   };
 }
 
