@@ -133,8 +133,12 @@ async function ed25519Bench(url: string, apiKey: string, idToken: string, pids?:
   console.log('Ed25519 (FROST 2-of-2):');
   await run('warm-up', WARM_UP_SIGNATURES, 1, sign);
   const { result: sequential, text: signCpu } = await serverCpu(settings.n, () => run('sequential (1 at a time)', settings.n, 1, sign));
-  if (signCpu) console.log(`  CPU per signature (two calls), by process${signCpu.replace('; CPU per call', '')}`);
-  const concurrent = await run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign);
+  const perSignature = (cpu: string) => cpu && console.log(`  CPU per signature (two calls), by process${cpu.replace('; CPU per call', '')}`);
+  perSignature(signCpu);
+  const { result: concurrent, text: concurrentCpu } = await serverCpu(settings.n * 2, () =>
+    run(`concurrency ${settings.concurrency}`, settings.n * 2, settings.concurrency, sign),
+  );
+  perSignature(concurrentCpu);
   const bare = bareCryptoMs();
   console.log(
     `bare crypto (both parties' complete 2-of-2 signature in one process, one shared point cache: a lower bound): ${bare.toFixed(1)} ms = ${(1000 / bare).toFixed(0)} signatures/s per core; ` +
