@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { goalLine } from '@svc/tooling/bench-goal';
+import { postgresCpuMeter, processCpuMs } from '@svc/tooling/process-cpu';
 import {
   aggregateEd25519,
   keygenSeedEd25519,
@@ -14,7 +15,6 @@ import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } f
 import { benchEnv, readBenchSettings } from './bench-env.js';
 import { runEcdsaBench } from './ecdsa.bench-part.js';
 import { timeConcurrently } from './latency.js';
-import { postgresCpuMeter, processCpuMs } from '@svc/tooling/process-cpu';
 import { startLocalStack, type LocalStack } from './local-stack.js';
 
 // pnpm bench:sign: Ed25519 signatures through the gateway over HTTP, client work included

@@ -73,10 +73,12 @@ const user = await t.db.user.create({ data: { email: 'bench@example.test', authT
 const wallet = await t.db.wallet.create({
   data: { userId: user.id, curve: 'ed25519', publicKey: randomBytes(32).toString('hex'), serverShareCiphertext: randomBytes(80), serverShareKeyId: 'k', seedPartCiphertext: randomBytes(40), seedPartKeyId: 'k' },
 });
+// Each DirectSql made once, as the apps' repositories do.
+const [unnamedSql, preparedSql] = [directSql(unnamed), directSql(t.db)];
 const paths: [string, Run][] = [
   ['Prisma $queryRaw', (q) => t.db.$queryRaw(q)],
-  ['directSql, unnamed', (q) => directSql(unnamed).rows(q)],
-  ['directSql, prepared', (q) => directSql(t.db).rows(q)],
+  ['directSql, unnamed', (q) => unnamedSql.rows(q)],
+  ['directSql, prepared', (q) => preparedSql.rows(q)],
 ];
 console.log(`pnpm bench:db — the five statements of one Ed25519 signature, n=${n} per path, 2 rounds; ${cpus().length} CPUs, Node ${process.version}`);
 for (let round = 1; round <= 2; round++) {

@@ -1,4 +1,4 @@
-import { directSql, Prisma, type PrismaClient } from '@svc/db';
+import { directSql, Prisma, type DirectSql, type PrismaClient } from '@svc/db';
 import { AppError } from '@svc/envelope';
 
 /** A wallet as the signing paths need it: its key and the sealed server share. */
@@ -20,8 +20,8 @@ interface Row {
  * The kill switch and the user's wallet of one curve, in one query: every signing step starts
  * here, and a database round trip is a good part of a signature's latency.
  */
-export async function signingWalletOf(db: PrismaClient, userId: string, curve: 'ed25519' | 'secp256k1'): Promise<{ signingEnabled: boolean; wallet: SigningWallet | null }> {
-  const rows = await directSql(db).rows<Row>(Prisma.sql`
+export async function signingWalletOf(sql: DirectSql, userId: string, curve: 'ed25519' | 'secp256k1'): Promise<{ signingEnabled: boolean; wallet: SigningWallet | null }> {
+  const rows = await sql.rows<Row>(Prisma.sql`
     SELECT s.signing_enabled, w.id, w.public_key, w.server_share_ciphertext, w.server_share_key_id
     FROM (SELECT COALESCE((SELECT signing_enabled FROM tss_activation_settings WHERE id = 1), true) AS signing_enabled) s
     LEFT JOIN wallets w ON w.user_id = ${userId}::uuid AND w.curve = ${curve}::curve`);
@@ -46,9 +46,10 @@ export function usableWallet({ signingEnabled, wallet }: { signingEnabled: boole
 
 /** The signing paths' view of wallets: Ed25519 signing, and the ECDSA triples, presign, sign and pool. */
 export function signingWalletRepo(db: PrismaClient) {
+  const sql = directSql(db);
   return {
-    ed25519: (userId: string) => signingWalletOf(db, userId, 'ed25519'),
-    secp256k1: (userId: string) => signingWalletOf(db, userId, 'secp256k1'),
+    ed25519: (userId: string) => signingWalletOf(sql, userId, 'ed25519'),
+    secp256k1: (userId: string) => signingWalletOf(sql, userId, 'secp256k1'),
   };
 }
 
