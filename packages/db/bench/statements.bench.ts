@@ -8,7 +8,8 @@ import { startTestDatabase } from '../src/testing.js';
 // wallet lookup, the session insert, the claim), run three ways on one embedded PostgreSQL:
 // Prisma's $queryRaw (the baseline), directSql unnamed, directSql with prepared statements.
 // Printed per signature: this process's CPU, PostgreSQL's CPU (all its processes, /proc) and
-// wall time, each also as a ratio to the baseline measured in the same run.
+// wall time, each also as a ratio to the baseline measured in the same run. Last, the prepared
+// path again with idle gaps between signatures, as a ratio to the back-to-back figure.
 
 type Run = (query: Prisma.Sql) => Promise<unknown>;
 
@@ -55,18 +56,27 @@ function signatureStatements(run: Run, userId: string, walletId: string) {
   };
 }
 
-async function measure(label: string, one: () => Promise<void>, n: number) {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Per signature: CPU of this process and of PostgreSQL, and wall time (the gaps left out). */
+async function measure(label: string, one: () => Promise<void>, n: number, gapMs = 0) {
   for (let i = 0; i < 200; i++) await one();
   const postgresCpu = postgresCpuMeter();
   const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await one();
-  const wall = (performance.now() - t0) / n;
+  let busy = 0;
+  for (let i = 0; i < n; i++) {
+    if (gapMs) await sleep(gapMs);
+    const t0 = performance.now();
+    await one();
+    busy += performance.now() - t0;
+  }
   const c = process.cpuUsage(cpu0);
-  return { label, node: (c.user + c.system) / 1000 / n, postgres: postgresCpu() / n, wall };
+  return { label, node: (c.user + c.system) / 1000 / n, postgres: postgresCpu() / n, wall: busy / n };
 }
 
 const n = Number(process.env.BENCH_DB_N ?? 2000);
+/** Idle time between signatures in the spaced measurement: about a sequential signature's round trip. */
+const GAP_MS = 20;
 const t = await startTestDatabase();
 const unnamed: PrismaClient = createDb(t.url, { preparedStatements: false });
 const user = await t.db.user.create({ data: { email: 'bench@example.test', authType: 'EMAIL', providerSubject: randomUUID() } });
@@ -81,14 +91,22 @@ const paths: [string, Run][] = [
   ['directSql, prepared', (q) => preparedSql.rows(q)],
 ];
 console.log(`pnpm bench:db — the five statements of one Ed25519 signature, n=${n} per path, 2 rounds; ${cpus().length} CPUs, Node ${process.version}`);
+type Result = Awaited<ReturnType<typeof measure>>;
+const ratio = (v: number, b: number) => (Number.isFinite(v) ? `${v.toFixed(3)} ms (${(v / b).toFixed(2)}x)` : 'n/a');
+const print = (prefix: string, r: Result, base: Result) =>
+  console.log(`${prefix}  ${r.label.padEnd(21)} node CPU ${ratio(r.node, base.node)}  PostgreSQL CPU ${ratio(r.postgres, base.postgres)}  wall ${ratio(r.wall, base.wall)}`);
+let backToBack: Result | undefined;
 for (let round = 1; round <= 2; round++) {
   const results = [];
   for (const [label, run] of paths) results.push(await measure(label, signatureStatements(run, user.id, wallet.id), n));
-  const base = results[0]!;
-  for (const r of results) {
-    const ratio = (v: number, b: number) => (Number.isFinite(v) ? `${v.toFixed(3)} ms (${(v / b).toFixed(2)}x)` : 'n/a');
-    console.log(`round ${round}  ${r.label.padEnd(20)} node CPU ${ratio(r.node, base.node)}  PostgreSQL CPU ${ratio(r.postgres, base.postgres)}  wall ${ratio(r.wall, base.wall)}`);
-  }
+  for (const r of results) print(`round ${round}`, r, results[0]!);
+  backToBack = results.at(-1);
 }
+// The same prepared statements with the machine idle between signatures, as a sequential client
+// leaves the database between its calls: each signature then meets a backend (and a process
+// here) whose caches went cold, and pays for waking up. Ratio to the back-to-back figure above.
+const spacedN = Math.min(n, 300);
+const spaced = await measure(`prepared, ${GAP_MS} ms apart`, signatureStatements(paths[2]![1], user.id, wallet.id), spacedN, GAP_MS);
+print('spaced ', spaced, backToBack!);
 await unnamed.$disconnect();
 await t.stop();
