@@ -98,7 +98,7 @@ export function createApp(deps: TssApiDeps): TssApi {
   const ecdsaDeps = { wallets, steps: stepSessionRepo(db), claim, sessions, sessionsRepo: sessionRows, cipher };
   const ttl = config.tssSessionTtlSeconds;
   const ed25519Routes = signEd25519Routes(signEd25519Service({ repo: signEd25519Repo(db), claim, sessions, cipher, sessionTtlSeconds: config.tssSessionTtlSeconds }), guards);
-  // POST /tss/v1/sign completes either family (sign-completion); the ECDSA one-call form it wraps is not mounted on its own.
+  // POST /tss/v1/sign completes either family (sign-completion); the one-call forms it wraps (ECDSA, Ed25519) are not mounted on their own.
   const ecdsaRoutes = ecdsaSignRoutes(ecdsaSignService({ ...ecdsaDeps, repo: ecdsaSignRepo(db), sessionTtlSeconds: ttl }), guards);
   const routes = [
     ...userRoutes(usersService(users, keyshare, jwt, revocation, { silentRefreshWindowSeconds: config.jwt.silentRefreshWindowSeconds }), guards),
@@ -117,7 +117,7 @@ export function createApp(deps: TssApiDeps): TssApi {
     ...keygenRoutes(keygenService({ repo: keygenRepo(db), users, keyshare, cipher, jwt, idTokens }), guards),
     ...recoveryRoutes(recoveryService(recoveryRepo(db), cipher), guards),
     ...sessionRoutes(sessions, guards),
-    ...ed25519Routes,
+    ...ed25519Routes.filter((r) => r.path !== SIGN_PATH),
     ...ecdsaTriplesRoutes(
       ecdsaTriplesService({
         ...ecdsaDeps,
@@ -133,7 +133,12 @@ export function createApp(deps: TssApiDeps): TssApi {
     ...ecdsaPoolRoutes(ecdsaPoolService({ wallets, repo: ecdsaPoolRepo(db) }), guards),
     ...ecdsaRoutes.filter((r) => r.path !== SIGN_PATH),
     signCompletionRoute(
-      { ecdsaOneCall: byPath(ecdsaRoutes, SIGN_PATH), ecdsaStep2: byPath(ecdsaRoutes, '/tss/v1/sign/step2'), ed25519Round2: byPath(ed25519Routes, '/tss/v2/sign_ed25519/round2') },
+      {
+        ecdsaOneCall: byPath(ecdsaRoutes, SIGN_PATH),
+        ed25519OneCall: byPath(ed25519Routes, SIGN_PATH),
+        ecdsaStep2: byPath(ecdsaRoutes, '/tss/v1/sign/step2'),
+        ed25519Round2: byPath(ed25519Routes, '/tss/v2/sign_ed25519/round2'),
+      },
       sessions,
       guards,
     ),

@@ -27,6 +27,7 @@ export const tssApiPaths = {
   ecdsaPresign: { method: 'post', path: '/tss/v1/presign' },
   ecdsaPresignDiscard: { method: 'post', path: '/tss/v1/presign/discard' },
   ecdsaSign: { method: 'post', path: SIGN_PATH },
+  ed25519Sign: { method: 'post', path: SIGN_PATH },
   ecdsaSignStep1: { method: 'post', path: '/tss/v1/sign/step1' },
   ecdsaSignStep2: { method: 'post', path: '/tss/v1/sign/step2' },
   signCompletion: { method: 'post', path: SIGN_PATH },

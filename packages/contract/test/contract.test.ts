@@ -7,11 +7,12 @@ const typeIs = <T extends true>(): T => true as T;
 const all: [string, RouteContract][] = [...Object.entries(tssApi), ...Object.entries(keyshareNode)];
 
 describe('route contracts', () => {
-  it('one contract per method and path, except the one-call ECDSA form that /tss/v1/sign answers', () => {
+  it('one contract per method and path, except the one-call forms (ECDSA, Ed25519) that /tss/v1/sign answers', () => {
     const seen = all.map(([, c]) => `${c.method} ${c.path}`);
     const duplicates = seen.filter((key, i) => seen.indexOf(key) !== i);
-    expect(duplicates).toEqual(['post /tss/v1/sign']);
+    expect(duplicates).toEqual(['post /tss/v1/sign', 'post /tss/v1/sign']);
     expect(tssApi.signCompletion.path).toBe(tssApi.ecdsaSign.path);
+    expect(tssApi.signCompletion.path).toBe(tssApi.ed25519Sign.path);
   });
 
   it('every route that answers in the envelope declares its errors, and its credentials are named', () => {
@@ -24,6 +25,7 @@ describe('route contracts', () => {
   it('the sign completion body is one of the bodies of the routes it forwards to', () => {
     expect(tssApi.signCompletion.bodySchema.oneOf).toEqual([
       requestBodySchemaOf(tssApi.ecdsaSign),
+      requestBodySchemaOf(tssApi.ed25519Sign),
       requestBodySchemaOf(tssApi.ecdsaSignStep2),
       requestBodySchemaOf(tssApi.ed25519Round2),
     ]);

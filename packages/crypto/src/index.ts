@@ -1,7 +1,7 @@
 export { CryptoError, type CryptoErrorCode } from './errors.js';
 export { dealerRng } from './dealer-rng.js';
 export * from './ed25519/index.js';
-export { sealEd25519SessionState, openEd25519SessionState, type Ed25519ServerRound1, type Ed25519SessionState } from './ed25519/session-state.js';
+export { completedEd25519SessionState, sealEd25519SessionState, openEd25519SessionState, type Ed25519ServerRound1, type Ed25519SessionState } from './ed25519/session-state.js';
 export * from './secp256k1/dealer.js';
 export * from './sss/split.js';
 export { sssCombine, sss_combine, expectSha256, type SssExpectation, type SssVerify } from './sss/combine.js';

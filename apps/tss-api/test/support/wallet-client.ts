@@ -90,6 +90,31 @@ export async function signEd25519(
   return { signature, sessionId: r1.body.data.session_id };
 }
 
+/**
+ * One Ed25519 signature in one call (POST /tss/v1/sign with commitment1): the server answers its
+ * commitment and share together; the client then computes its share and aggregates (which verifies).
+ */
+export async function signEd25519OneCall(
+  baseUrl: string,
+  headers: Record<string, string>,
+  key: Ed25519Keygen,
+  msg: Uint8Array,
+): Promise<{ signature: Uint8Array; sessionId: string }> {
+  const client = signRound1ClientEd25519(key.keygen1);
+  const res = await post<{ session_id: string; commitment0: unknown; signature_share0: unknown }>(
+    baseUrl,
+    '/tss/v1/sign',
+    { msg: toHex(msg), commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1) },
+    headers,
+  );
+  if (res.status !== 200 || !res.body.data) throw new Error(`sign ${res.status} ${JSON.stringify(res.body)}`);
+  const commitment0 = ed25519Wire.decodeSigningCommitments(res.body.data.commitment0);
+  const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: key.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
+  const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(res.body.data.signature_share0);
+  const signature = aggregateEd25519({ msg, publicKeyPackage: key.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
+  return { signature, sessionId: res.body.data.session_id };
+}
+
 /** Independent check of a signature with node:crypto (OpenSSL). */
 export function verifyWithNode(signature: Uint8Array, msg: Uint8Array, publicKey: Uint8Array): boolean {
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });

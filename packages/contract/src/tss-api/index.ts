@@ -4,12 +4,12 @@ import { emailJwks, emailOpenidConfiguration, emailRequestCode, emailVerifyCode 
 import { keygen } from './keygen.js';
 import { sessionAbort } from './sessions.js';
 import { signCompletion } from './sign-completion.js';
-import { ed25519Round1, ed25519Round2 } from './sign-ed25519.js';
+import { ed25519Round1, ed25519Round2, ed25519Sign } from './sign-ed25519.js';
 import { userCheck, userReshare, userSeedParts, userSignin, userSigninSilently, userSignout } from './user.js';
 
 /**
- * Every route of tss-api, by name. `ecdsaSign` is the one-call ECDSA form that `signCompletion`
- * (the route mounted at /tss/v1/sign) answers when the body has no session.
+ * Every route of tss-api, by name. `ecdsaSign` and `ed25519Sign` are the one-call forms that
+ * `signCompletion` (the route mounted at /tss/v1/sign) answers when the body has no session.
  */
 export const tssApi = {
   userSignin,
@@ -26,6 +26,7 @@ export const tssApi = {
   sessionAbort,
   ed25519Round1,
   ed25519Round2,
+  ed25519Sign,
   ecdsaTriples,
   ecdsaPresign,
   ecdsaPresignDiscard,

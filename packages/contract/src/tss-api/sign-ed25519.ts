@@ -18,6 +18,18 @@ const COMMITMENT_SCHEMA = {
   },
 } as const;
 
+const msgRule = () =>
+  field
+    .string({ min: 2, max: MAX_MSG_BYTES * 2, message: `msg must be 1 to ${MAX_MSG_BYTES} bytes`, typeMessage: 'msg must be a hex string' })
+    .check<string>((v) => /^(?:[0-9a-f]{2})+$/.test(v), 'msg must be lowercase hex of even length');
+
+const SIGNATURE_SHARE_SCHEMA = {
+  type: 'object',
+  description: 'Signature share wire object {v:1, ciphersuite, identifier:2, share} (32-byte scalar, hex)',
+  required: ['v', 'ciphersuite', 'identifier', 'share'],
+  properties: { v: { const: 1 }, ciphersuite: { type: 'string' }, identifier: { const: 2 }, share: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+} as const;
+
 export const ed25519Round1 = defineContract({
   ...tssApiPaths.ed25519Round1,
   summary: 'Ed25519 round 1: open a signing session and get the server commitment',
@@ -27,11 +39,7 @@ export const ed25519Round1 = defineContract({
     'Bearer service JWT and X-API-Key required.',
   tags: ['signing'],
   auth: ['apiKey', 'userJwt'],
-  body: {
-    msg: field
-      .string({ min: 2, max: MAX_MSG_BYTES * 2, message: `msg must be 1 to ${MAX_MSG_BYTES} bytes`, typeMessage: 'msg must be a hex string' })
-      .check<string>((v) => /^(?:[0-9a-f]{2})+$/.test(v), 'msg must be lowercase hex of even length'),
-  },
+  body: { msg: msgRule() },
   errors: ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED'],
   response: {
     type: 'object',
@@ -58,13 +66,36 @@ export const ed25519Round2 = defineContract({
   response: {
     type: 'object',
     required: ['signature_share0'],
-    properties: {
-      signature_share0: {
-        type: 'object',
-        description: 'Signature share wire object {v:1, ciphersuite, identifier:2, share} (32-byte scalar, hex)',
-        required: ['v', 'ciphersuite', 'identifier', 'share'],
-        properties: { v: { const: 1 }, ciphersuite: { type: 'string' }, identifier: { const: 2 }, share: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-      },
-    },
+    properties: { signature_share0: SIGNATURE_SHARE_SCHEMA },
+  },
+});
+
+/**
+ * Both rounds in one call: the client's commitment is fixed before the server draws its nonces,
+ * and the server's nonces never leave the request (nothing to store, claim or replay).
+ */
+export const ed25519Sign = defineContract({
+  ...tssApiPaths.ed25519Sign,
+  summary: 'Ed25519 signature in one call: the client commitment in, the server commitment and share out',
+  description:
+    'The one-round-trip form of round 1 and round 2 (spec: /tss/v1/sign "completes an EdDSA signature"): `msg` as on round 1 and ' +
+    'the client’s `commitment1` (identifier 1) as on round 2, no session_id. The server draws fresh nonces, computes ' +
+    'signature_share0 for the commitment list {commitment0, commitment1} at once and answers session_id (a COMPLETED session, ' +
+    'with its audit row), commitment0 and signature_share0; the client aggregates the 64-byte signature. The server’s nonces ' +
+    'exist only inside this request, so a replay or a concurrent duplicate gets an answer with other nonces, never a second share ' +
+    'for the same ones. The client commits before it sees commitment0: it learns less than in the two-round flow, never more.',
+  tags: ['signing'],
+  auth: ['apiKey', 'userJwt'],
+  body: {
+    session_id: field.absent('session_id must be omitted or null when both rounds run in one call'),
+    msg: msgRule(),
+    commitment1: field.object(),
+  },
+  bodyDocs: { commitment1: COMMITMENT_SCHEMA },
+  errors: ['INVALID_API_KEY', 'FORBIDDEN', 'WALLET_NOT_FOUND', 'SIGNING_DISABLED', 'INVALID_PROTOCOL_MESSAGE'],
+  response: {
+    type: 'object',
+    required: ['session_id', 'commitment0', 'signature_share0'],
+    properties: { session_id: { type: 'string', format: 'uuid' }, commitment0: COMMITMENT_SCHEMA, signature_share0: SIGNATURE_SHARE_SCHEMA },
   },
 });

@@ -44,23 +44,32 @@ const KEYS = ['v', 'msg', 'msg_hash', 'commitment0', 'nonces'];
  */
 export function sealEd25519SessionState(round1: Ed25519ServerRound1, seal: (packedNonces: Uint8Array) => string): Ed25519SessionState {
   const { msg, nonces, commitment0 } = round1;
-  if (commitment0.identifier !== 2) throw new CryptoError('INVALID_INPUT', 'commitment0 must be the server commitment (identifier 2)');
   const packed = new Uint8Array(2 * NONCE_BYTES);
   try {
+    const state = completedEd25519SessionState(msg, commitment0);
     packed.set(nonces.hiding, 0);
     packed.set(nonces.binding, NONCE_BYTES);
-    return {
-      v: 1,
-      msg: toHex(msg),
-      msg_hash: toHex(sha256(msg)),
-      commitment0: { hiding: toHex(commitment0.hiding), binding: toHex(commitment0.binding) },
-      nonces: seal(packed),
-    };
+    return { ...state, nonces: seal(packed) };
   } finally {
     packed.fill(0);
     nonces.hiding.fill(0);
     nonces.binding.fill(0);
   }
+}
+
+/**
+ * The state of a session whose nonces are spent, as round 2's claim leaves it: what the audit
+ * log and the session list read. A signature made in one call is recorded in this form directly
+ * (its nonces never left the request).
+ */
+export function completedEd25519SessionState(msg: Uint8Array, commitment0: SigningCommitments): Ed25519SessionState {
+  if (commitment0.identifier !== 2) throw new CryptoError('INVALID_INPUT', 'commitment0 must be the server commitment (identifier 2)');
+  return {
+    v: 1,
+    msg: toHex(msg),
+    msg_hash: toHex(sha256(msg)),
+    commitment0: { hiding: toHex(commitment0.hiding), binding: toHex(commitment0.binding) },
+  };
 }
 
 /**

@@ -13,6 +13,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface SignCompletionVariants {
   /** No session_id: ECDSA in one call (a pooled presignature and the client share). */
   ecdsaOneCall: RouteDef;
+  /** No session_id and a commitment1: Ed25519 in one call (both FROST rounds). */
+  ed25519OneCall: RouteDef;
   /** session_id of an ECDSA sign session (from /tss/v1/sign/step1): step 2. */
   ecdsaStep2: RouteDef;
   /** session_id of an Ed25519 session (from /tss/v2/sign_ed25519/round1): round 2. */
@@ -21,19 +23,21 @@ export interface SignCompletionVariants {
 
 /**
  * POST /tss/v1/sign as spec §4.2 describes it: "completes an ECDSA or EdDSA signature". The body
- * is told apart by its session: none is ECDSA in one call; an existing session of the caller
- * picks the completion of its kind, Ed25519 round 2 or ECDSA step 2. The body is then checked
+ * is told apart by its session: none is a signature in one call, Ed25519 when the body carries
+ * commitment1 (an ECDSA body never does), else ECDSA; an existing session of the caller picks the
+ * completion of its kind, Ed25519 round 2 or ECDSA step 2. The body is then checked
  * with the rules of that route and answered by its handler, so this path and the dedicated ones
  * (which stay as they are, /tss/v2 included) cannot drift apart.
  */
 export function signCompletionRoute(variants: SignCompletionVariants, sessions: Pick<SessionsService, 'kindOf'>, guards: TssGuards): RouteDef {
-  const all = [variants.ecdsaOneCall, variants.ecdsaStep2, variants.ed25519Round2];
+  const all = [variants.ecdsaOneCall, variants.ed25519OneCall, variants.ecdsaStep2, variants.ed25519Round2];
   // Built once: a validator compiles its rules.
   const validators = new Map(all.map((route) => [route, validatorFor(route)]));
 
   async function variantOf(body: unknown, userId: string): Promise<RouteDef> {
-    const sessionId = typeof body === 'object' && body !== null ? (body as { session_id?: unknown }).session_id : undefined;
-    if (sessionId === undefined || sessionId === null) return variants.ecdsaOneCall;
+    const fields = typeof body === 'object' && body !== null ? (body as { session_id?: unknown; commitment1?: unknown }) : {};
+    const sessionId = fields.session_id;
+    if (sessionId === undefined || sessionId === null) return fields.commitment1 === undefined ? variants.ecdsaOneCall : variants.ed25519OneCall;
     if (typeof sessionId !== 'string' || !UUID.test(sessionId)) throw new AppError('INVALID_REQUEST', 'session_id must be a UUID');
     const kind = await sessions.kindOf(sessionId, userId);
     // Another user's session, or one that is not a signature: not found, as on the dedicated routes.
