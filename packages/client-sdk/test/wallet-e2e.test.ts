@@ -270,28 +270,29 @@ describe('bad server answers are detected, never returned as a signature', () =>
   it('a tampered commitment0 (valid point, wrong value) is PROTOCOL_ERROR', async () => {
     const chain = await svmWallet(await throughProxy());
     proxy.setTamper((path, body) => {
-      if (path.endsWith('/round1')) (body.data as { commitment0: { hiding: string } }).commitment0.hiding = otherPoint;
+      if (path.endsWith('/tss/v1/sign')) (body.data as { commitment0: { hiding: string } }).commitment0.hiding = otherPoint;
     });
     const err = (await chain.signMessage('tampered').catch((e: unknown) => e)) as SvcError;
     expect(err).toBeInstanceOf(SvcError);
     expect(err.code).toBe('PROTOCOL_ERROR');
   });
 
-  it('a commitment0 that is not a curve point is PROTOCOL_ERROR (and round2 is not sent)', async () => {
+  it('a commitment0 that is not a curve point is PROTOCOL_ERROR, in one call', async () => {
     const chain = await svmWallet(await throughProxy());
     const seen: string[] = [];
     proxy.setTamper((path, body) => {
       seen.push(path);
-      if (path.endsWith('/round1')) (body.data as { commitment0: { binding: string } }).commitment0.binding = 'ff'.repeat(32);
+      if (path.endsWith('/tss/v1/sign')) (body.data as { commitment0: { binding: string } }).commitment0.binding = 'ff'.repeat(32);
     });
     await expect(chain.signMessage('garbage')).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
-    expect(seen.some((p) => p.endsWith('/round2'))).toBe(false);
+    expect(seen.filter((p) => p === '/tss/v1/sign')).toHaveLength(1);
+    expect(seen.filter((p) => p.startsWith('/tss/v2/sign_ed25519/'))).toEqual([]);
   });
 
   it('a tampered signature_share0 is PROTOCOL_ERROR naming the server', async () => {
     const chain = await svmWallet(await throughProxy());
     proxy.setTamper((path, body) => {
-      if (path.endsWith('/round2')) (body.data as { signature_share0: { share: string } }).signature_share0.share = '01'.padEnd(64, '0');
+      if (path.endsWith('/tss/v1/sign')) (body.data as { signature_share0: { share: string } }).signature_share0.share = '01'.padEnd(64, '0');
     });
     const err = (await chain.signMessage('tampered share').catch((e: unknown) => e)) as SvcError;
     expect(err.code).toBe('PROTOCOL_ERROR');

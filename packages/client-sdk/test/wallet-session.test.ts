@@ -203,11 +203,16 @@ describe('AbortSignal', () => {
     expect((await fresh.signIn(await emailIdToken(fresh, email))).status).toBe('needs_keygen');
   });
 
-  it('a signature aborted mid-protocol: SvcError ABORTED, storage unchanged, the next signature works', async () => {
+  it('a signature aborted while its call is in flight: SvcError ABORTED, storage unchanged, the next signature works', async () => {
     const { wallet } = await userWithWallet();
     const before = await Promise.all(shareKeys(wallet).map((k) => wallet.storage.get(k)));
     const controller = new AbortController();
-    const aborting = newWallet({ storage: wallet.storage, fetch: abortingFetch(controller, (url) => url.endsWith('/tss/v2/sign_ed25519/round1')) });
+    // The app's signal fires as the signing request leaves (Ed25519 signs in one call).
+    const abortingOnSend: FetchLike = async (input, init) => {
+      if (input.endsWith('/tss/v1/sign')) controller.abort();
+      return fetch(input, init);
+    };
+    const aborting = newWallet({ storage: wallet.storage, fetch: abortingOnSend });
     await aborting.resume(wallet.api.jwt!);
     const signers = await aborting.signers({ signal: controller.signal });
     const failure = await signers.ed25519.sign(message).catch((e: unknown) => e);

@@ -20,11 +20,13 @@ export interface AuthedPoster {
 }
 
 /**
- * FROST Ed25519 2-of-2 with tss-api as the second party (spec §4.2): round1 gives the
- * server's commitment0, the client computes its share, round2 gives signature_share0, and the
- * client aggregates. The public key package is the device's own (from keygen or recovery),
- * never the server's word, so a tampered commitment or share fails aggregation and is reported
- * as PROTOCOL_ERROR: an invalid signature is never returned.
+ * FROST Ed25519 2-of-2 with tss-api as the second party, in one round trip: our commitment goes
+ * with the message to POST /tss/v1/sign, which answers the server's commitment0 and its
+ * signature_share0 together (its nonces are drawn after ours are committed, and never stored);
+ * we compute our share and aggregate. The spec's two rounds (/tss/v2/sign_ed25519/round1 and
+ * round2) stay on the server for other clients. The public key package is the device's own (from
+ * keygen or recovery), never the server's word, so a tampered commitment or share fails
+ * aggregation and is reported as PROTOCOL_ERROR: an invalid signature is never returned.
  */
 export class Ed25519ThresholdSigner implements Ed25519Signer {
   readonly publicKey: Uint8Array;
@@ -41,27 +43,22 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
   async sign(message: Uint8Array): Promise<Uint8Array> {
     if (!(message instanceof Uint8Array) || message.length === 0) throw new SvcError('INVALID_ARGUMENT', 'message must be non-empty bytes');
     const client = signRound1ClientEd25519(this.keyPackage);
-    const r1 = await call(this.api, tssApi.ed25519Round1, { msg: toHex(message) });
-    if (typeof r1?.session_id !== 'string') throw new SvcError('PROTOCOL_ERROR', 'round1 answered without a session_id');
-    const sessionId = r1.session_id;
+    const reply = await call(this.api, tssApi.ed25519Sign, {
+      msg: toHex(message),
+      commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1),
+    });
 
     let commitment0: SigningCommitments;
     let signatureShare1: Uint8Array;
     try {
-      commitment0 = ed25519Wire.decodeSigningCommitments(r1.commitment0);
-      // Computing our share checks commitment0's points and identifier before anything is sent.
+      commitment0 = ed25519Wire.decodeSigningCommitments(reply?.commitment0);
+      // Computing our share checks commitment0's points and identifier.
       signatureShare1 = signRound2ClientEd25519({ msg: message, keyPackage: this.keyPackage, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
     } catch (err) {
-      await this.abort(sessionId);
-      throw asSvcError(err, 'round1 commitment0 refused');
+      throw asSvcError(err, 'sign commitment0 refused');
     }
-
-    const r2 = await call(this.api, tssApi.ed25519Round2, {
-      session_id: sessionId,
-      commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1),
-    });
     try {
-      const { identifier, share } = ed25519Wire.decodeSignatureShare(r2?.signature_share0);
+      const { identifier, share } = ed25519Wire.decodeSignatureShare(reply?.signature_share0);
       if (identifier !== 2) throw new SvcError('PROTOCOL_ERROR', `signature_share0 must carry identifier 2, got ${identifier}`);
       const signature = aggregateEd25519({
         msg: message,
@@ -77,12 +74,7 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
       // returned; verifying the same bytes under the same key again cannot change the answer.
       return signature;
     } catch (err) {
-      throw asSvcError(err, 'round2 signature_share0 refused');
+      throw asSvcError(err, 'sign signature_share0 refused');
     }
-  }
-
-  /** Best effort: a session we will not finish should not wait for its TTL. */
-  private async abort(sessionId: string): Promise<void> {
-    await call(this.api, tssApi.sessionAbort, { session_id: sessionId }).catch(() => undefined);
   }
 }
