@@ -8,6 +8,7 @@ import {
   sssSplit,
   toHex,
   type Ed25519Keygen,
+  type SigningCommitments,
 } from '@svc/crypto';
 
 /*
@@ -55,16 +56,14 @@ export interface SignTimings {
   round2Ms: number;
 }
 
+/** One Ed25519 signature over HTTP, by either form; throws with the envelope when the server refuses. */
+export type SignEd25519 = (baseUrl: string, headers: Record<string, string>, key: Ed25519Keygen, msg: Uint8Array) => Promise<{ signature: Uint8Array; sessionId: string }>;
+
 /**
- * One Ed25519 signature: client nonces, round 1 over HTTP, client share computed while round 2
- * is in flight, aggregate (which verifies). Throws with the envelope when the server refuses.
+ * The spec's two rounds: client nonces, round 1 over HTTP, client share computed while round 2
+ * is in flight, aggregate (which verifies).
  */
-export async function signEd25519(
-  baseUrl: string,
-  headers: Record<string, string>,
-  key: Ed25519Keygen,
-  msg: Uint8Array,
-): Promise<{ signature: Uint8Array; sessionId: string }> {
+export const signEd25519: SignEd25519 = async (baseUrl, headers, key, msg) => {
   const client = signRound1ClientEd25519(key.keygen1);
   const r1 = await post<{ session_id: string; commitment0: unknown }>(baseUrl, '/tss/v2/sign_ed25519/round1', { msg: toHex(msg) }, headers);
   if (r1.status !== 200 || !r1.body.data) throw new Error(`round1 ${r1.status} ${JSON.stringify(r1.body)}`);
@@ -78,28 +77,21 @@ export async function signEd25519(
   const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: key.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
   const r2 = await round2;
   if (r2.status !== 200 || !r2.body.data) throw new Error(`round2 ${r2.status} ${JSON.stringify(r2.body)}`);
-  const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(r2.body.data.signature_share0);
-  const signature = aggregateEd25519({
-    msg,
-    publicKeyPackage: key.publicKeyPackage,
-    commitment0,
-    commitment1: client.commitment1,
-    signatureShare0,
-    signatureShare1,
-  });
+  const signature = aggregateWith(key, msg, client.commitment1, commitment0, signatureShare1, r2.body.data.signature_share0);
   return { signature, sessionId: r1.body.data.session_id };
+};
+
+/** The signature from both shares, the server's off the wire; aggregateEd25519 verifies it. */
+function aggregateWith(key: Ed25519Keygen, msg: Uint8Array, commitment1: SigningCommitments, commitment0: SigningCommitments, signatureShare1: Uint8Array, share0Wire: unknown) {
+  const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(share0Wire);
+  return aggregateEd25519({ msg, publicKeyPackage: key.publicKeyPackage, commitment0, commitment1, signatureShare0, signatureShare1 });
 }
 
 /**
  * One Ed25519 signature in one call (POST /tss/v1/sign with commitment1): the server answers its
  * commitment and share together; the client then computes its share and aggregates (which verifies).
  */
-export async function signEd25519OneCall(
-  baseUrl: string,
-  headers: Record<string, string>,
-  key: Ed25519Keygen,
-  msg: Uint8Array,
-): Promise<{ signature: Uint8Array; sessionId: string }> {
+export const signEd25519OneCall: SignEd25519 = async (baseUrl, headers, key, msg) => {
   const client = signRound1ClientEd25519(key.keygen1);
   const res = await post<{ session_id: string; commitment0: unknown; signature_share0: unknown }>(
     baseUrl,
@@ -110,10 +102,9 @@ export async function signEd25519OneCall(
   if (res.status !== 200 || !res.body.data) throw new Error(`sign ${res.status} ${JSON.stringify(res.body)}`);
   const commitment0 = ed25519Wire.decodeSigningCommitments(res.body.data.commitment0);
   const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: key.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
-  const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(res.body.data.signature_share0);
-  const signature = aggregateEd25519({ msg, publicKeyPackage: key.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
+  const signature = aggregateWith(key, msg, client.commitment1, commitment0, signatureShare1, res.body.data.signature_share0);
   return { signature, sessionId: res.body.data.session_id };
-}
+};
 
 /** Independent check of a signature with node:crypto (OpenSSL). */
 export function verifyWithNode(signature: Uint8Array, msg: Uint8Array, publicKey: Uint8Array): boolean {
