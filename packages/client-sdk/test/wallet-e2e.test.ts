@@ -13,7 +13,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { ServiceJwt } from '@svc/auth';
 import { toHex } from '@svc/crypto';
-import { AuthedClient, HttpClient, MemoryShareStorage, SvcError, SvcWallet, type SignInResult } from '../src/index.js';
+import { AuthedClient, HttpClient, MemoryShareStorage, SvcError, SvcWallet, type FetchLike, type SignInResult } from '../src/index.js';
 import { chainWallets } from '../src/chain-wallets.js';
 import { svmWallet } from '../src/solana.js';
 import { startLocalSvm, type LocalSvm } from './helpers/litesvm-rpc.js';
@@ -120,6 +120,24 @@ describe('Ed25519 through the service: every SVM method', () => {
     expect(await kitVerifies(chain.address, signed.signatures[chain.address]!, new Uint8Array(signed.messageBytes))).toBe(true);
     const all = await chain.signAllTransactions([tx, transfer({ feePayer: chain.address, source: createNoopSigner(chain.address), destination, amount: 6n })]);
     for (const t of all) expect(opensslVerifies(publicKey, t.signatures[chain.address]!, new Uint8Array(t.messageBytes))).toBe(true);
+  });
+
+  it('one call per signature, fresh client nonces every time (those prepared ahead included): 5 in a row, then 8 at once', async () => {
+    const sent: string[] = [];
+    const capturing: FetchLike = async (input, init) => {
+      if (input.endsWith('/tss/v1/sign')) sent.push(JSON.stringify((JSON.parse(String(init?.body)) as { commitment1: unknown }).commitment1));
+      return fetch(input, init);
+    };
+    const w = newWallet({ storage: wallet.storage, fetch: capturing });
+    await w.resume(wallet.api.jwt!);
+    const { ed25519 } = await w.signers();
+    const messages = Array.from({ length: 13 }, (_, i) => new TextEncoder().encode(`message ${i}`));
+    const signatures: Uint8Array[] = [];
+    for (const m of messages.slice(0, 5)) signatures.push(await ed25519.sign(m));
+    signatures.push(...(await Promise.all(messages.slice(5).map((m) => ed25519.sign(m)))));
+    signatures.forEach((signature, i) => expect(opensslVerifies(ed25519.publicKey, signature, messages[i]!)).toBe(true));
+    expect(sent).toHaveLength(13);
+    expect(new Set(sent).size).toBe(13);
   });
 
   it('sendTransaction, signAndSendTransaction, signAndSendAllTransactions land on a local SVM', async () => {

@@ -88,17 +88,28 @@ function aggregateWith(key: Ed25519Keygen, msg: Uint8Array, commitment1: Signing
 }
 
 /**
- * One Ed25519 signature in one call (POST /tss/v1/sign with commitment1): the server answers its
- * commitment and share together; the client then computes its share and aggregates (which verifies).
+ * One Ed25519 signature in one call (POST /tss/v1/sign with commitment1), as the SDK signs: the
+ * server answers its commitment and share together; the client then computes its share and
+ * aggregates (which verifies).
  */
+/** Per key, the client's round 1 made ahead for its next signature, as the SDK's signer keeps it. */
+const spares = new WeakMap<Ed25519Keygen, ReturnType<typeof signRound1ClientEd25519>>();
+
 export const signEd25519OneCall: SignEd25519 = async (baseUrl, headers, key, msg) => {
-  const client = signRound1ClientEd25519(key.keygen1);
-  const res = await post<{ session_id: string; commitment0: unknown; signature_share0: unknown }>(
+  // Taken and cleared in one synchronous step: one pair of nonces serves one signature at most.
+  const client = spares.get(key) ?? signRound1ClientEd25519(key.keygen1);
+  spares.delete(key);
+  const pending = post<{ session_id: string; commitment0: unknown; signature_share0: unknown }>(
     baseUrl,
     '/tss/v1/sign',
     { msg: toHex(msg), commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1) },
     headers,
   );
+  // The next round 1 while the server works (packages/client-sdk's Ed25519ThresholdSigner does the same).
+  setTimeout(() => {
+    if (!spares.has(key)) spares.set(key, signRound1ClientEd25519(key.keygen1));
+  }, 0);
+  const res = await pending;
   if (res.status !== 200 || !res.body.data) throw new Error(`sign ${res.status} ${JSON.stringify(res.body)}`);
   const commitment0 = ed25519Wire.decodeSigningCommitments(res.body.data.commitment0);
   const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: key.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });

@@ -30,6 +30,12 @@ export interface AuthedPoster {
  */
 export class Ed25519ThresholdSigner implements Ed25519Signer {
   readonly publicKey: Uint8Array;
+  /**
+   * Our round 1 for the next signature, made while the previous one waited for the server (RFC
+   * 9591 lets a signer commit ahead). Taken and cleared in one synchronous step, so one pair of
+   * nonces serves one signature at most; an unused pair is simply dropped with the signer.
+   */
+  private spare: ReturnType<typeof signRound1ClientEd25519> | undefined;
 
   constructor(
     private readonly api: AuthedPoster,
@@ -42,11 +48,14 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
     if (!(message instanceof Uint8Array) || message.length === 0) throw new SvcError('INVALID_ARGUMENT', 'message must be non-empty bytes');
-    const client = signRound1ClientEd25519(this.keyPackage);
-    const reply = await call(this.api, tssApi.ed25519Sign, {
+    const client = this.spare ?? signRound1ClientEd25519(this.keyPackage);
+    this.spare = undefined;
+    const pending = call(this.api, tssApi.ed25519Sign, {
       msg: toHex(message),
       commitment1: ed25519Wire.encodeSigningCommitments(client.commitment1),
     });
+    this.prepareSpare();
+    const reply = await pending;
 
     let commitment0: SigningCommitments;
     let signatureShare1: Uint8Array;
@@ -76,5 +85,17 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
     } catch (err) {
       throw asSvcError(err, 'sign signature_share0 refused');
     }
+  }
+
+  /** The next round 1, in a later task: after the request is on its way, while the server works. */
+  private prepareSpare(): void {
+    setTimeout(() => {
+      if (this.spare) return;
+      try {
+        this.spare = signRound1ClientEd25519(this.keyPackage);
+      } catch {
+        // Nothing to prepare (a key package erased meanwhile): the next signature makes its own.
+      }
+    }, 0);
   }
 }
