@@ -1,9 +1,9 @@
 /**
  * `pnpm test:faults`: fault injection against a real `pnpm start` stack (its own temporary data
  * directory and PostgreSQL port; the apps on their usual loopback ports). While a few clients
- * sign Ed25519 messages through the gateway and verify every signature, it kills and then
- * stalls (SIGSTOP for a while, SIGCONT) PostgreSQL, tss-api, a key share node and the
- * gateway in turn, and prints per fault the errors clients saw, the slowest request and the
+ * sign Ed25519 messages through the gateway (two rounds and one call in turn) and verify every
+ * signature, it kills and then stalls (SIGSTOP for a while, SIGCONT) PostgreSQL, tss-api, a key
+ * share node and the gateway in turn, and prints per fault the errors clients saw, the slowest request and the
  * time until signing worked again; then a consistency check of the database. Bounded: about
  * four minutes, a few thousand signatures at most; exits 1 if a fault was not recovered from
  * or a consistency check fails. Not part of `pnpm test`.
@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { issueApiKey } from '@svc/auth';
 import { createDb, type PrismaClient } from '@svc/db';
 import { freePort } from '@svc/db/testing';
-import { ed25519KeygenBody, newEd25519Key, post, signEd25519, verifyWithNode } from '../../tss-api/test/support/wallet-client.js';
+import { ed25519KeygenBody, newEd25519Key, post, signEd25519, signEd25519OneCall, verifyWithNode } from '../../tss-api/test/support/wallet-client.js';
 
 const CLIENTS = 4;
 const BASELINE_MS = 4_000;
@@ -140,7 +140,7 @@ async function newSigner(apiKey: string) {
 
 function labelOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  const envelope = /^(round[12]) (\d{3}) .*"code":"([A-Z_]+)"/.exec(text);
+  const envelope = /^(round[12]|sign) (\d{3}) .*"code":"([A-Z_]+)"/.exec(text);
   if (envelope) return `${envelope[2]} ${envelope[3]}`;
   const cause = (error as { cause?: { code?: string } }).cause?.code;
   return cause ? `network ${cause}` : text.slice(0, 60);
@@ -148,11 +148,13 @@ function labelOf(error: unknown): string {
 
 let loadRunning = true;
 async function signLoop(signer: Awaited<ReturnType<typeof newSigner>>): Promise<void> {
-  while (loadRunning) {
+  // Both forms in turn: the spec's two rounds and the one call the SDK uses.
+  for (let turn = 0; loadRunning; turn++) {
+    const sign = turn % 2 ? signEd25519OneCall : signEd25519;
     const msg = randomBytes(32);
     const start = Date.now();
     try {
-      const { signature } = await signEd25519(GATEWAY, signer.headers, signer.key.keygen, msg);
+      const { signature } = await sign(GATEWAY, signer.headers, signer.key.keygen, msg);
       const ok = verifyWithNode(signature, msg, signer.key.keygen.publicKey);
       if (ok) verifiedHashes.push(createHash('sha256').update(msg).digest('hex'));
       else badSignatures += 1;
