@@ -3,10 +3,10 @@
  * directory and PostgreSQL port; the apps on their usual loopback ports). While a few clients
  * sign Ed25519 messages through the gateway (two rounds and one call in turn) and verify every
  * signature, it kills and then stalls (SIGSTOP for a while, SIGCONT) PostgreSQL, tss-api, a key
- * share node and the gateway in turn, and prints per fault the errors clients saw, the slowest request and the
- * time until signing worked again; then a consistency check of the database. Bounded: about
- * four minutes, a few thousand signatures at most; exits 1 if a fault was not recovered from
- * or a consistency check fails. Not part of `pnpm test`.
+ * share node and the gateway in turn, and prints per fault the errors clients saw, the slowest
+ * request and the time until signing worked again; then a consistency check of the database.
+ * Bounded: about four minutes, a few thousand signatures at most; exits 1 if a fault was not
+ * recovered from or a consistency check fails. Not part of `pnpm test`.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
