@@ -87,14 +87,14 @@ function aggregateWith(key: Ed25519Keygen, msg: Uint8Array, commitment1: Signing
   return aggregateEd25519({ msg, publicKeyPackage: key.publicKeyPackage, commitment0, commitment1, signatureShare0, signatureShare1 });
 }
 
+/** Per key, the client's round 1 made ahead for its next signature, as the SDK's signer keeps it. */
+const spares = new WeakMap<Ed25519Keygen, ReturnType<typeof signRound1ClientEd25519>>();
+
 /**
  * One Ed25519 signature in one call (POST /tss/v1/sign with commitment1), as the SDK signs: the
  * server answers its commitment and share together; the client then computes its share and
  * aggregates (which verifies).
  */
-/** Per key, the client's round 1 made ahead for its next signature, as the SDK's signer keeps it. */
-const spares = new WeakMap<Ed25519Keygen, ReturnType<typeof signRound1ClientEd25519>>();
-
 export const signEd25519OneCall: SignEd25519 = async (baseUrl, headers, key, msg) => {
   // Taken and cleared in one synchronous step: one pair of nonces serves one signature at most.
   const client = spares.get(key) ?? signRound1ClientEd25519(key.keygen1);
