@@ -75,8 +75,8 @@ printTable('Ed25519 FROST 2-of-2 (createFROST FROST-ED25519-SHA512-v1, @noble/cu
 
 // What one signature cannot do without, in noble's own operations (docs/performance.md adds
 // them up): per party, the peer's two commitments decoded and subgroup-checked, its own two
-// commitments made (and re-derived by noble's signShare), the group commitment's two-point MSM
-// (in each signShare and again in aggregate).
+// commitments made (signShare's re-derivation of them is remembered, checked-point.ts), the
+// group commitment's two-point MSM (in each signShare and again in aggregate).
 const P = ed25519.Point;
 const scalar = () => P.Fn.create(bytesToNumberLE(ed25519.utils.randomSecretKey())) || 1n;
 const fresh = () => P.BASE.multiply(scalar());
@@ -95,9 +95,9 @@ const subgroup = floorOp('subgroup check of a decoded point ([L]P)', (p: typeof 
 const baseMul = floorOp('BASE.multiply (constant time, blinded)', (n: bigint) => P.BASE.multiply(n), scalar);
 const msm2 = floorOp('two-point MSM (group commitment)', (a: { points: (typeof P.BASE)[]; scalars: bigint[] }) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] }));
 {
-  // Per party: its own two commitments made in round 1 and re-derived by signShare, all four
-  // commitments decoded once, the peer's two subgroup-checked, one group-commitment MSM.
-  const party = 4 * baseMul + 4 * decode + 2 * subgroup + msm2;
+  // Per party: its own two commitments made in round 1, the peer's two decoded and
+  // subgroup-checked, one group-commitment MSM.
+  const party = 2 * baseMul + 2 * decode + 2 * subgroup + msm2;
   const complete = 2 * party + msm2; // + aggregate's MSM (its verification not counted)
   console.log(`  sum of these per signature (lower bound on noble's API): server ${party.toFixed(2)}x, complete ${complete.toFixed(2)}x ed25519.sign`);
 }

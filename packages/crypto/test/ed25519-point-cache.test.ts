@@ -170,3 +170,81 @@ describe('subgroup-check cache of the Ed25519 suite', () => {
     }
   });
 });
+
+describe("round 2 reuses round 1's products (nonce·G) instead of multiplying again", () => {
+  /** noble's own base multiplications (constant-time, blinded) made by the suite while `fn` runs. */
+  function nobleBaseMultiplications(suite: ReturnType<typeof party>['suite'], fn: () => unknown): number {
+    const before = suite.counts!.baseMultiplications;
+    fn();
+    return suite.counts!.baseMultiplications - before;
+  }
+  const copy = (n: { hiding: Uint8Array; binding: Uint8Array }) => ({ hiding: Uint8Array.from(n.hiding), binding: Uint8Array.from(n.binding) });
+
+  function setup() {
+    const client = party(1);
+    const server = party(2);
+    const c = client.suite.round1(client.keyPackage);
+    const commitment1 = server.wire.decodeSigningCommitments(client.wire.encodeSigningCommitments(c.commitments));
+    return { client, server, commitment1 };
+  }
+
+  test('the same share as computed in full, without noble multiplying the own commitments again', () => {
+    const { server, commitment1 } = setup();
+    const r = server.suite.round1(server.keyPackage);
+    const inFull = copy(r.nonces); // another object: round 1 recorded nothing for it
+    const args = (nonces: typeof r.nonces) => ({ msg, keyPackage: server.keyPackage, nonces, commitments: [commitment1, r.commitments] });
+    let remembered: Uint8Array | undefined;
+    let computed: Uint8Array | undefined;
+    expect(nobleBaseMultiplications(server.suite, () => (remembered = server.suite.round2(args(r.nonces))))).toBe(0);
+    expect(nobleBaseMultiplications(server.suite, () => (computed = server.suite.round2(args(inFull))))).toBe(2);
+    expect(bytesToHex(remembered!)).toBe(bytesToHex(computed!));
+    // Round 1 itself: noble's two multiplications, and no decoding of their encodings afterwards.
+    expect(nobleBaseMultiplications(server.suite, () => server.suite.round1(server.keyPackage))).toBe(2);
+  });
+
+  test("a commitment list that does not carry this round 1's commitments is still refused", () => {
+    const { server, commitment1 } = setup();
+    const sign = (nonces: { hiding: Uint8Array; binding: Uint8Array }, own: SigningCommitments) =>
+      codeOf(() => server.suite.round2({ msg, keyPackage: server.keyPackage, nonces, commitments: [commitment1, own] }));
+    const r = server.suite.round1(server.keyPackage);
+    const other = server.suite.round1(server.keyPackage);
+    expect(sign(copy(r.nonces), other.commitments)).toBe('INVALID_COMMITMENT');
+    expect(sign(r.nonces, other.commitments)).toBe('INVALID_COMMITMENT'); // the remembered products are r's: refused all the same
+    const swapped = server.suite.round1(server.keyPackage);
+    expect(sign(swapped.nonces, { identifier: 2, hiding: swapped.commitments.binding, binding: swapped.commitments.hiding })).toBe('INVALID_COMMITMENT');
+  });
+
+  test('nonces changed in place since round 1 are multiplied in full: a product serves only its own scalar', () => {
+    const { client, server, commitment1 } = setup();
+    const r = server.suite.round1(server.keyPackage);
+    const other = server.suite.round1(server.keyPackage);
+    // r's nonce objects now hold other's nonces; round 1 recorded r's products for these objects.
+    r.nonces.hiding.set(other.nonces.hiding);
+    r.nonces.binding.set(other.nonces.binding);
+    expect(codeOf(() => server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [commitment1, r.commitments] }))).toBe(
+      'INVALID_COMMITMENT',
+    );
+    // With other's commitments the share is right, and the signature verifies with OpenSSL.
+    const c = client.suite.round1(client.keyPackage);
+    const c1 = server.wire.decodeSigningCommitments(client.wire.encodeSigningCommitments(c.commitments));
+    const c0 = client.wire.decodeSigningCommitments(server.wire.encodeSigningCommitments(other.commitments));
+    const share0 = server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [c1, other.commitments] });
+    const share1 = client.suite.round2({ msg, keyPackage: client.keyPackage, nonces: c.nonces, commitments: [c.commitments, c0] });
+    const pkp = client.wire.decodePublicKeyPackage(JSON.parse(JSON.stringify(client.wire.encodePublicKeyPackage(keys.publicKeyPackage))));
+    const sig = client.suite.aggregate({ msg, publicKeyPackage: pkp, commitments: [c.commitments, c0], signatureShares: { 1: share1, 2: share0 } });
+    expect(opensslVerify(keys.publicKey, msg, sig)).toBe(true);
+  });
+
+  test('the products serve one round 2; a round 2 refused for a bad peer point can be retried, in full', () => {
+    const { server, commitment1 } = setup();
+    const r = server.suite.round1(server.keyPackage);
+    const expected = server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: copy(r.nonces), commitments: [commitment1, r.commitments] });
+    const bad: SigningCommitments = { identifier: 1, hiding: hexToBytes(ORDER_8), binding: commitment1.binding };
+    expect(codeOf(() => server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [bad, r.commitments] }))).toBe('INVALID_POINT');
+    let share: Uint8Array | undefined;
+    expect(nobleBaseMultiplications(server.suite, () => (share = server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [commitment1, r.commitments] })))).toBe(2);
+    expect(bytesToHex(share!)).toBe(bytesToHex(expected));
+    // noble zeroed the nonces on success: a third round 2 is refused, with or without products.
+    expect(codeOf(() => server.suite.round2({ msg, keyPackage: server.keyPackage, nonces: r.nonces, commitments: [commitment1, r.commitments] }))).not.toBe('none');
+  });
+});

@@ -1,6 +1,7 @@
 import type { EdwardsPoint, EdwardsPointCons } from '@noble/curves/abstract/edwards.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { bytesToHex, hexToBytes } from '@noble/curves/utils.js';
+import { bytesToHex, equalBytes, hexToBytes } from '@noble/curves/utils.js';
+import type { SigningNonces } from '../frost/types.js';
 
 /**
  * Bounded map from exact 32-byte encodings to their decoded point, holding only encodings whose
@@ -66,7 +67,9 @@ export class SubgroupCheckCache {
  * noble checks every public point it decodes, on every call, and a signature decodes the same
  * group key and commitments several times; with this class each distinct encoding pays the
  * decoding and the check once. Everything else is noble's point: arithmetic results are plain
- * noble points (no shortcut), and `assertValidity` / `is0` run unchanged on every decode.
+ * noble points (no shortcut), and `assertValidity` / `is0` run unchanged on every decode. The
+ * one exception is the class's BASE, which remembers the two products nonce·G a party's round 1
+ * computed and gives them back when noble's round 2 multiplies the same nonces again (below).
  *
  * noble freezes its points, so "decoded from these bytes, not yet checked" is kept beside them in
  * a WeakMap until the point's own subgroup check passes.
@@ -80,6 +83,15 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     const p = NoblePoint.fromBytes(bytes, zip215);
     return new CheckedPoint(p.X, p.Y, p.Z, p.T);
   };
+  type Product = readonly [scalar: bigint, point: EdwardsPoint];
+  /** Per round-1 nonces (keyed by their hiding bytes): the products nonce·G noble computed. */
+  const ownProducts = new WeakMap<Uint8Array, Product[]>();
+  /** Collects BASE's products during one synchronous commit call (commitRemembering). */
+  let collecting: Product[] | undefined;
+  /** Lent to BASE.multiply during one synchronous signShare call (withOwnCommitments). */
+  let lent: readonly Product[] | undefined;
+  /** Base multiplications handed to noble (constant-time, blinded), for the tests and benches. */
+  const counts = { baseMultiplications: 0 };
 
   class CheckedPoint extends NoblePoint {
     /** Only strict (non-ZIP-215) decoding consults and feeds the cache. */
@@ -105,6 +117,27 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     }
   }
 
+  /**
+   * The class's BASE: noble's generator, whose multiplications it hands to noble's own BASE (its
+   * window tables, and for `multiply` its constant-time blinded path), except for a product lent
+   * by withOwnCommitments: the same scalar noble multiplied in round 1, matched by value.
+   */
+  class CheckedBase extends CheckedPoint {
+    override multiply(scalar: bigint): EdwardsPoint {
+      if (lent) for (const [s, p] of lent) if (s === scalar) return p;
+      counts.baseMultiplications++;
+      const p = NoblePoint.BASE.multiply(scalar);
+      collecting?.push([scalar, p]);
+      return p;
+    }
+
+    override multiplyUnsafe(scalar: bigint): EdwardsPoint {
+      return NoblePoint.BASE.multiplyUnsafe(scalar);
+    }
+  }
+  const G = NoblePoint.BASE;
+  Object.defineProperty(CheckedPoint, 'BASE', { value: new CheckedBase(G.X, G.Y, G.Z, G.T), enumerable: true });
+
   function remember(bytes: Uint8Array, p: EdwardsPoint): void {
     known.add(p);
     pending.delete(p);
@@ -112,12 +145,59 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
   }
 
   /**
-   * Records the encoding of a point this process computed as scalar·G (a round-1 commitment: in
-   * the subgroup by construction), so no later decode of it repeats the subgroup check. It is
-   * still strictly decoded here, once.
+   * Runs noble's round-1 `commit` and records what it computed: each commitment is nonce·G, so
+   * its encoding is in the subgroup by construction (no later decode repeats the subgroup check)
+   * and the point itself goes to the cache without decoding it (when its encoding is the
+   * commitment's bytes); the products are kept with the nonces for withOwnCommitments,
+   * because noble's signShare re-derives both to compare them with the commitment list: two
+   * constant-time base multiplications that round 1 already did. A product that cannot be
+   * matched is simply not kept (the commitment is then decoded, and round 2 multiplies in full).
    */
-  function rememberComputed(encoding: Uint8Array): void {
-    if (!cache.has(encoding)) remember(Uint8Array.from(encoding), wrap(encoding, false));
+  function commitRemembering<T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(commit: () => T): T {
+    collecting = [];
+    let out: T;
+    let made: Product[];
+    try {
+      out = commit();
+    } finally {
+      made = collecting;
+      collecting = undefined;
+    }
+    const own = (nonce: Uint8Array, encoding: Uint8Array): Product | undefined => {
+      const scalar = NoblePoint.Fn.fromBytes(nonce);
+      const product = made.find(([s]) => s === scalar)?.[1];
+      if (!cache.has(encoding)) {
+        const bytes = Uint8Array.from(encoding);
+        const p = product && equalBytes(product.toBytes(), bytes) ? new CheckedPoint(product.X, product.Y, product.Z, product.T) : wrap(bytes, false);
+        remember(bytes, p);
+      }
+      // Lent as noble computed it: a product is exactly BASE.multiply(scalar), whatever the cache holds.
+      return product && [scalar, product];
+    };
+    const hiding = own(out.nonces.hiding, out.commitments.hiding);
+    const binding = own(out.nonces.binding, out.commitments.binding);
+    if (hiding && binding) ownProducts.set(out.nonces.hiding, [hiding, binding]);
+    return out;
+  }
+
+  /**
+   * Runs `sign` (noble's signShare with these nonces) with the products round 1 recorded for this
+   * nonces object lent to BASE.multiply, then takes them back; they serve one call, as the nonces
+   * do. A product is used only for the very scalar it was computed from, so noble's comparison
+   * with the commitment list keeps its meaning: nonces changed since round 1, or another round's
+   * commitment in the list, are refused as before. Nonces round 1 did not make here (unsealed
+   * from a session) are multiplied in full.
+   */
+  function withOwnCommitments<T>(nonces: SigningNonces, sign: () => T): T {
+    const products = ownProducts.get(nonces.hiding);
+    if (!products) return sign();
+    ownProducts.delete(nonces.hiding);
+    lent = products;
+    try {
+      return sign();
+    } finally {
+      lent = undefined;
+    }
   }
 
   /**
@@ -134,5 +214,5 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     p.precompute(4);
   }
 
-  return { Point: CheckedPoint, rememberComputed, precomputeCached };
+  return { Point: CheckedPoint, commitRemembering, withOwnCommitments, precomputeCached, counts: counts as Readonly<typeof counts> };
 }

@@ -36,15 +36,19 @@ export interface TwoPartySuite<P extends PointOps<P>> {
   Point: SuitePoint<P>;
   pointBytes: number;
   /**
-   * Tells the suite's point class (ed25519/checked-point.ts) that an encoding is this party's own
-   * round-1 commitment (nonce·G, in the subgroup by construction), so neither round 2 nor
-   * aggregation repeats its subgroup check.
+   * Runs noble's commit so that the suite's point class (ed25519/checked-point.ts) records this
+   * party's own round-1 commitments (nonce·G, in the subgroup by construction): neither round 2
+   * nor aggregation repeats their subgroup check, and round 2 need not multiply them again.
    */
-  rememberComputed?: (encoding: Uint8Array) => void;
+  commitRemembering?: <T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(commit: () => T) => T;
+  /** Runs round 2's signShare with the products rememberCommitments kept for these nonces. */
+  withOwnCommitments?: <T>(nonces: SigningNonces, sign: () => T) => T;
   /** Asks the point class to keep a window table for a cached long-lived point (the group key). */
   precomputeCached?: (encoding: Uint8Array) => void;
   /** The cache itself, exposed for tests and the benches (size, has). */
   checked?: { has(encoding: Uint8Array): boolean; readonly size: number };
+  /** How many base multiplications the point class handed to noble, for tests and the benches. */
+  counts?: { readonly baseMultiplications: number };
 }
 
 const IDS: readonly ParticipantId[] = [1, 2];
@@ -211,9 +215,8 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   /** Round 1: fresh nonces and their commitments for `keyPackage.identifier`. */
   function round1(keyPackage: KeyPackage, rng?: RNG): Round1Output {
     assertKeyPackage(keyPackage, 'keyPackage', false);
-    const { nonces, commitments } = frost.commit(toNobleSecret(keyPackage), rng);
-    suite.rememberComputed?.(commitments.hiding);
-    suite.rememberComputed?.(commitments.binding);
+    const commit = () => frost.commit(toNobleSecret(keyPackage), rng);
+    const { nonces, commitments } = suite.commitRemembering ? suite.commitRemembering(commit) : commit();
     return {
       nonces: { hiding: nonces.hiding, binding: nonces.binding },
       commitments: { identifier: keyPackage.identifier, hiding: commitments.hiding, binding: commitments.binding },
@@ -242,7 +245,8 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
       verifyingShares: {},
     };
     try {
-      return frost.signShare(toNobleSecret(keyPackage), pub, nonces, toNobleCommitments(list), msg);
+      const sign = () => frost.signShare(toNobleSecret(keyPackage), pub, nonces, toNobleCommitments(list), msg);
+      return suite.withOwnCommitments ? suite.withOwnCommitments(nonces, sign) : sign();
     } catch (e) {
       commitmentList(list, true); // names a peer's invalid point, if that is what noble rejected
       parsePoint(keyPackage.verifyingKey, 'keyPackage.verifyingKey');
@@ -315,5 +319,5 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
     }
   }
 
-  return { name: suite.name, frost, checked: suite.checked, parsePoint, parseScalar, deal, checkKeyPackage, round1, round2, aggregate, verify };
+  return { name: suite.name, frost, checked: suite.checked, counts: suite.counts, parsePoint, parseScalar, deal, checkKeyPackage, round1, round2, aggregate, verify };
 }
