@@ -108,6 +108,26 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
       return CheckedPoint.fromBytes(hexToBytes(hex), zip215);
     }
 
+    /**
+     * The class's BASE hands its multiplications to noble's own BASE (its window tables, and for
+     * `multiply` its constant-time blinded path), except for a product lent by withOwnCommitments:
+     * the one noble computed in round 1 for the same scalar, matched by value. (Checked here
+     * rather than in a subclass for BASE: a third point class slowed noble's own arithmetic in
+     * the whole process by about a third, ed25519.sign included.)
+     */
+    override multiply(scalar: bigint): EdwardsPoint {
+      if (this !== base) return super.multiply(scalar);
+      if (lent) for (const [s, p] of lent) if (s === scalar) return p;
+      counts.baseMultiplications++;
+      const p = G.multiply(scalar);
+      collecting?.push([scalar, p]);
+      return p;
+    }
+
+    override multiplyUnsafe(scalar: bigint): EdwardsPoint {
+      return this === base ? G.multiplyUnsafe(scalar) : super.multiplyUnsafe(scalar);
+    }
+
     override isTorsionFree(): boolean {
       if (known.has(this)) return true;
       const ok = super.isTorsionFree();
@@ -117,26 +137,10 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     }
   }
 
-  /**
-   * The class's BASE: noble's generator, whose multiplications it hands to noble's own BASE (its
-   * window tables, and for `multiply` its constant-time blinded path), except for a product lent
-   * by withOwnCommitments: the same scalar noble multiplied in round 1, matched by value.
-   */
-  class CheckedBase extends CheckedPoint {
-    override multiply(scalar: bigint): EdwardsPoint {
-      if (lent) for (const [s, p] of lent) if (s === scalar) return p;
-      counts.baseMultiplications++;
-      const p = NoblePoint.BASE.multiply(scalar);
-      collecting?.push([scalar, p]);
-      return p;
-    }
-
-    override multiplyUnsafe(scalar: bigint): EdwardsPoint {
-      return NoblePoint.BASE.multiplyUnsafe(scalar);
-    }
-  }
   const G = NoblePoint.BASE;
-  Object.defineProperty(CheckedPoint, 'BASE', { value: new CheckedBase(G.X, G.Y, G.Z, G.T), enumerable: true });
+  /** CheckedPoint.BASE: noble's generator, as a point of this class (see multiply). */
+  const base: EdwardsPoint = new CheckedPoint(G.X, G.Y, G.Z, G.T);
+  Object.defineProperty(CheckedPoint, 'BASE', { value: base, enumerable: true });
 
   function remember(bytes: Uint8Array, p: EdwardsPoint): void {
     known.add(p);
