@@ -198,7 +198,7 @@ describe("round 2 reuses round 1's products (nonce·G) instead of multiplying ag
     expect(nobleBaseMultiplications(server.suite, () => (remembered = server.suite.round2(args(r.nonces))))).toBe(0);
     expect(nobleBaseMultiplications(server.suite, () => (computed = server.suite.round2(args(inFull))))).toBe(2);
     expect(bytesToHex(remembered!)).toBe(bytesToHex(computed!));
-    // Round 1 itself: noble's two multiplications, and no decoding of their encodings afterwards.
+    // Round 1 itself: noble's two multiplications, as before.
     expect(nobleBaseMultiplications(server.suite, () => server.suite.round1(server.keyPackage))).toBe(2);
   });
 

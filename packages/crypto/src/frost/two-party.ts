@@ -41,7 +41,7 @@ export interface TwoPartySuite<P extends PointOps<P>> {
    * nor aggregation repeats their subgroup check, and round 2 need not multiply them again.
    */
   commitRemembering?: <T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(commit: () => T) => T;
-  /** Runs round 2's signShare with the products rememberCommitments kept for these nonces. */
+  /** Runs round 2's signShare with the products commitRemembering kept for these nonces. */
   withOwnCommitments?: <T>(nonces: SigningNonces, sign: () => T) => T;
   /** Asks the point class to keep a window table for a cached long-lived point (the group key). */
   precomputeCached?: (encoding: Uint8Array) => void;
