@@ -1,6 +1,6 @@
 import { mulAddUnsafe } from '@noble/curves/abstract/curve.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { bytesToNumberLE } from '@noble/curves/utils.js';
+import { bytesToNumberLE, equalBytes } from '@noble/curves/utils.js';
 import { goalLine } from '@svc/tooling/bench-goal';
 import { createEd25519Suite, createFrostWireCodec, keygenSeedEd25519, type SigningCommitments } from '../src/index.js';
 import { cpuRatio, measure, printTable } from './measure.js';
@@ -10,10 +10,10 @@ import { cpuRatio, measure, printTable } from './measure.js';
 //
 // The client and the server are two suites with their own point caches, as in two processes,
 // and every commitment crosses the wire codec (JSON) to the other party, which checks its points
-// on decoding as tss-api and the SDK do. So each party pays the subgroup check of the peer's two
-// fresh commitment points on every signature; what stays cached between signatures is what stays
-// cached in a running service: the party's own key package (decoded once) and its own
-// commitments (computed by itself).
+// on decoding as tss-api and the SDK do. So each party checks the peer's two fresh commitment
+// points on every signature (by the subgroup witnesses round 1 sends along); what stays cached
+// between signatures is what stays cached in a running service: the party's own key package
+// (decoded once) and its own commitments (computed by itself).
 const msg = new TextEncoder().encode('a 64-byte message standing in for a Solana transaction message.');
 const key = keygenSeedEd25519();
 const party = (keyPackage: typeof key.keygen1) => {
@@ -74,9 +74,11 @@ const rows = [
 printTable('Ed25519 FROST 2-of-2 (createFROST FROST-ED25519-SHA512-v1, @noble/curves 2.4.0)', rows);
 
 // What one signature cannot do without, in noble's own operations (docs/performance.md adds
-// them up): per party, the peer's two commitments decoded and subgroup-checked, its own two
-// commitments made (signShare's re-derivation of them is remembered, checked-point.ts), the
-// group commitment's two-point MSM (in each signShare and again in aggregate).
+// them up): per party, its own two commitments made (each one constant-time base multiplication;
+// signShare's re-derivation of them is remembered, checked-point.ts), the peer's two commitments
+// proven in the subgroup by their witnesses (decode W, [8]W, encode), the group commitment's
+// two-point MSM (in each signShare and again in aggregate). The subgroup check [L]P and a
+// plain decode are printed beside them: what a peer without witnesses costs instead.
 const P = ed25519.Point;
 const scalar = () => P.Fn.create(bytesToNumberLE(ed25519.utils.randomSecretKey())) || 1n;
 const fresh = () => P.BASE.multiply(scalar());
@@ -90,14 +92,19 @@ const floorOp = <S>(name: string, op: (s: S) => unknown, setup: () => S) => {
   return r.ratio;
 };
 console.log('\nnoble operations (the floor of a signature)');
-const decode = floorOp('decode a point (strict, fromBytes)', (b: Uint8Array) => P.fromBytes(b), freshBytes);
-const subgroup = floorOp('subgroup check of a decoded point ([L]P)', (p: typeof P.BASE) => p.isTorsionFree(), () => P.fromBytes(freshBytes()));
+floorOp('decode a point (strict, fromBytes)', (b: Uint8Array) => P.fromBytes(b), freshBytes);
+floorOp('subgroup check of a decoded point ([L]P)', (p: typeof P.BASE) => p.isTorsionFree(), () => P.fromBytes(freshBytes()));
+const witnessed = () => {
+  const w = fresh();
+  return { w: w.toBytes(), p: w.double().double().double().toBytes() };
+};
+const witness = floorOp('subgroup witness: decode W, [8]W, encode', (a: { w: Uint8Array; p: Uint8Array }) => {
+  if (!equalBytes(P.fromBytes(a.w).double().double().double().toBytes(), a.p)) throw new Error('witness');
+}, witnessed);
 const baseMul = floorOp('BASE.multiply (constant time, blinded)', (n: bigint) => P.BASE.multiply(n), scalar);
 const msm2 = floorOp('two-point MSM (group commitment)', (a: { points: (typeof P.BASE)[]; scalars: bigint[] }) => mulAddUnsafe(P, a.points, a.scalars), () => ({ points: [fresh(), fresh()], scalars: [scalar(), scalar()] }));
 {
-  // Per party: its own two commitments made in round 1, the peer's two decoded and
-  // subgroup-checked, one group-commitment MSM.
-  const party = 2 * baseMul + 2 * decode + 2 * subgroup + msm2;
+  const party = 2 * baseMul + 2 * witness + msm2;
   const complete = 2 * party + msm2; // + aggregate's MSM (its verification not counted)
   console.log(`  sum of these per signature (lower bound on noble's API): server ${party.toFixed(2)}x, complete ${complete.toFixed(2)}x ed25519.sign`);
 }

@@ -1,7 +1,7 @@
 import type { EdwardsPoint, EdwardsPointCons } from '@noble/curves/abstract/edwards.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { bytesToHex, equalBytes, hexToBytes } from '@noble/curves/utils.js';
-import type { SigningNonces } from '../frost/types.js';
+import type { SigningNonces, SubgroupWitness } from '../frost/types.js';
 
 /**
  * Bounded map from exact 32-byte encodings to their decoded point, holding only encodings whose
@@ -11,11 +11,12 @@ import type { SigningNonces } from '../frost/types.js';
  * these bytes is torsion-free" is a property of the bytes alone, and noble points are immutable
  * (frozen), so the decoded point can be handed out again. The key is the exact encoding (hex of
  * all 32 bytes, sign bit included): another encoding of the same or a nearby point is a
- * different key and gets decoded and checked in full. Only two things put a key here: the
- * subgroup check itself having passed for a point strictly decoded from exactly these bytes, and
- * {@link addComputed} for a point this process computed as nonce·G (round-1 commitments), which
- * is in the subgroup by construction. The other checks (on the curve, not the identity,
- * canonical) are cheap and run on every decode, cached or not.
+ * different key and gets decoded and checked in full. Only three things put a key here: the
+ * subgroup check itself having passed for a point strictly decoded from exactly these bytes; a
+ * point this process computed as nonce·G (round-1 commitments, commitRemembering), which is in
+ * the subgroup by construction; and a subgroup witness W with [8]W encoding to exactly these
+ * bytes (acceptWitness). The other checks (on the curve, not the identity, canonical) are cheap
+ * and run on every decode, cached or not.
  *
  * Bounded so a stream of distinct valid points costs memory O(limit); the oldest key is dropped
  * first, and a hit moves a key to the back, so long-lived keys (group keys) stay.
@@ -68,8 +69,9 @@ export class SubgroupCheckCache {
  * group key and commitments several times; with this class each distinct encoding pays the
  * decoding and the check once. Everything else is noble's point: arithmetic results are plain
  * noble points (no shortcut), and `assertValidity` / `is0` run unchanged on every decode. The
- * one exception is the class's BASE, which remembers the two products nonce·G a party's round 1
- * computed and gives them back when noble's round 2 multiplies the same nonces again (below).
+ * one exception is the class's BASE, which computes round 1's two products nonce·G as
+ * [8]·((nonce/8)·G), keeping W = (nonce/8)·G as the commitment's subgroup witness for the peer,
+ * remembers them and gives them back when noble's round 2 multiplies the same nonces again.
  *
  * noble freezes its points, so "decoded from these bytes, not yet checked" is kept beside them in
  * a WeakMap until the point's own subgroup check passes.
@@ -83,15 +85,19 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     const p = NoblePoint.fromBytes(bytes, zip215);
     return new CheckedPoint(p.X, p.Y, p.Z, p.T);
   };
-  type Product = readonly [scalar: bigint, point: EdwardsPoint];
+  /** nonce·G as noble computed it, and W = (nonce/8)·G with [8]W = nonce·G (a subgroup witness). */
+  type Product = readonly [scalar: bigint, point: EdwardsPoint, witness: EdwardsPoint];
   /** Per round-1 nonces (keyed by their hiding bytes): the products nonce·G noble computed. */
   const ownProducts = new WeakMap<Uint8Array, Product[]>();
   /** Collects BASE's products during one synchronous commit call (commitRemembering). */
   let collecting: Product[] | undefined;
   /** Lent to BASE.multiply during one synchronous signShare call (withOwnCommitments). */
   let lent: readonly Product[] | undefined;
-  /** Base multiplications handed to noble (constant-time, blinded), for the tests and benches. */
-  const counts = { baseMultiplications: 0 };
+  /**
+   * For the tests and benches: base multiplications handed to noble (constant-time, blinded), and
+   * subgroup checks run in full ([L]P, about 1.5 ed25519.sign each).
+   */
+  const counts = { baseMultiplications: 0, subgroupChecks: 0 };
 
   class CheckedPoint extends NoblePoint {
     /** Only strict (non-ZIP-215) decoding consults and feeds the cache. */
@@ -119,8 +125,13 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
       if (this !== base) return super.multiply(scalar);
       if (lent) for (const [s, p] of lent) if (s === scalar) return p;
       counts.baseMultiplications++;
-      const p = G.multiply(scalar);
-      collecting?.push([scalar, p]);
+      if (!collecting) return G.multiply(scalar);
+      // Round 1: the commitment is computed as [8]·((nonce/8)·G), the same point as nonce·G
+      // (G has order L), so the party also holds a witness of its subgroup membership to send.
+      // One constant-time multiplication, as before, plus three doublings.
+      const witness = G.multiply(NoblePoint.Fn.mul(scalar, INV8));
+      const p = witness.double().double().double();
+      collecting.push([scalar, p, witness]);
       return p;
     }
 
@@ -130,6 +141,7 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
 
     override isTorsionFree(): boolean {
       if (known.has(this)) return true;
+      counts.subgroupChecks++;
       const ok = super.isTorsionFree();
       const bytes = pending.get(this);
       if (ok && bytes) remember(bytes, this);
@@ -138,6 +150,7 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
   }
 
   const G = NoblePoint.BASE;
+  const INV8 = NoblePoint.Fn.inv(8n);
   /** CheckedPoint.BASE: noble's generator, as a point of this class (see multiply). */
   const base: EdwardsPoint = new CheckedPoint(G.X, G.Y, G.Z, G.T);
   Object.defineProperty(CheckedPoint, 'BASE', { value: base, enumerable: true });
@@ -154,10 +167,14 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
    * and the point itself goes to the cache without decoding it (when its encoding is the
    * commitment's bytes); the products are kept with the nonces for withOwnCommitments,
    * because noble's signShare re-derives both to compare them with the commitment list: two
-   * constant-time base multiplications that round 1 already did. A product that cannot be
-   * matched is simply not kept (the commitment is then decoded, and round 2 multiplies in full).
+   * constant-time base multiplications that round 1 already did. Also returns the encodings of
+   * the two subgroup witnesses (see BASE's multiply), for the peer. A product that cannot be
+   * matched is simply not kept (the commitment is then decoded, round 2 multiplies in full, and
+   * there is no witness).
    */
-  function commitRemembering<T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(commit: () => T): T {
+  function commitRemembering<T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(
+    commit: () => T,
+  ): T & { witness?: SubgroupWitness } {
     collecting = [];
     let out: T;
     let made: Product[];
@@ -169,19 +186,46 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     }
     const own = (nonce: Uint8Array, encoding: Uint8Array): Product | undefined => {
       const scalar = NoblePoint.Fn.fromBytes(nonce);
-      const product = made.find(([s]) => s === scalar)?.[1];
+      const product = made.find(([s]) => s === scalar);
+      const matches = product !== undefined && equalBytes(product[1].toBytes(), encoding);
       if (!cache.has(encoding)) {
         const bytes = Uint8Array.from(encoding);
-        const p = product && equalBytes(product.toBytes(), bytes) ? new CheckedPoint(product.X, product.Y, product.Z, product.T) : wrap(bytes, false);
+        const p = matches ? new CheckedPoint(product[1].X, product[1].Y, product[1].Z, product[1].T) : wrap(bytes, false);
         remember(bytes, p);
       }
       // Lent as noble computed it: a product is exactly BASE.multiply(scalar), whatever the cache holds.
-      return product && [scalar, product];
+      return matches ? product : undefined;
     };
     const hiding = own(out.nonces.hiding, out.commitments.hiding);
     const binding = own(out.nonces.binding, out.commitments.binding);
-    if (hiding && binding) ownProducts.set(out.nonces.hiding, [hiding, binding]);
-    return out;
+    if (!hiding || !binding) return out;
+    ownProducts.set(out.nonces.hiding, [hiding, binding]);
+    return { ...out, witness: { hiding: hiding[2].toBytes(), binding: binding[2].toBytes() } };
+  }
+
+  /**
+   * Accepts `encoding` as a point of the prime-order subgroup on the strength of `witness`: the
+   * strict decoding of the witness, multiplied by the cofactor 8 (three doublings), must be a
+   * point other than the identity whose canonical encoding is exactly `encoding`. The curve's
+   * group is Z/8 × Z/L, so [8] maps every point into the subgroup of order L and onto all of it:
+   * an encoding has such a witness if and only if its point passes the check [L]P = 0, which
+   * costs ~8x more than this (~0.23 against ~1.5 ed25519.sign). The point goes to the cache as
+   * checked; any of the eight points W + T (T of small order) is a witness of the same encoding.
+   * Returns false (and caches nothing) for a witness that is not a canonical point encoding or
+   * does not multiply to `encoding`.
+   */
+  function acceptWitness(encoding: Uint8Array, witness: Uint8Array): boolean {
+    let w: EdwardsPoint;
+    try {
+      w = NoblePoint.fromBytes(witness, false);
+    } catch {
+      return false;
+    }
+    if (!equalBytes(w.toBytes(), witness)) return false;
+    const p = w.double().double().double();
+    if (p.is0() || !equalBytes(p.toBytes(), encoding)) return false;
+    if (!cache.has(encoding)) remember(Uint8Array.from(encoding), new CheckedPoint(p.X, p.Y, p.Z, p.T));
+    return true;
   }
 
   /**
@@ -218,5 +262,5 @@ export function createCheckedPointClass(cache: SubgroupCheckCache) {
     p.precompute(4);
   }
 
-  return { Point: CheckedPoint, commitRemembering, withOwnCommitments, precomputeCached, counts: counts as Readonly<typeof counts> };
+  return { Point: CheckedPoint, commitRemembering, withOwnCommitments, acceptWitness, precomputeCached, counts: counts as Readonly<typeof counts> };
 }

@@ -21,9 +21,9 @@ export const ED25519_CIPHERSUITE = 'FROST-ED25519-SHA512-v1';
  */
 export function createEd25519Suite(cacheLimit?: number) {
   const checked = new SubgroupCheckCache(cacheLimit);
-  const { Point, commitRemembering, withOwnCommitments, precomputeCached, counts } = createCheckedPointClass(checked);
+  const { Point, commitRemembering, withOwnCommitments, acceptWitness, precomputeCached, counts } = createCheckedPointClass(checked);
   const frost = createFROST({ name: ED25519_CIPHERSUITE, Point, hash: sha512, H2: '' });
-  return createTwoPartyFrost({ name: ED25519_CIPHERSUITE, frost, Point, pointBytes: 32, commitRemembering, withOwnCommitments, precomputeCached, checked, counts });
+  return createTwoPartyFrost({ name: ED25519_CIPHERSUITE, frost, Point, pointBytes: 32, commitRemembering, withOwnCommitments, acceptWitness, precomputeCached, checked, counts });
 }
 
 /** The 2-of-2 protocol of this process, bound to FROST(Ed25519, SHA-512). */

@@ -10,6 +10,7 @@ import type {
   Round1Output,
   SigningCommitments,
   SigningNonces,
+  SubgroupWitness,
 } from './types.js';
 
 /** Minimal view of a noble point class: what the 2-of-2 layer needs for validation and checks. */
@@ -40,15 +41,22 @@ export interface TwoPartySuite<P extends PointOps<P>> {
    * party's own round-1 commitments (nonce·G, in the subgroup by construction): neither round 2
    * nor aggregation repeats their subgroup check, and round 2 need not multiply them again.
    */
-  commitRemembering?: <T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(commit: () => T) => T;
+  commitRemembering?: <T extends { nonces: SigningNonces; commitments: { hiding: Uint8Array; binding: Uint8Array } }>(
+    commit: () => T,
+  ) => T & { witness?: SubgroupWitness };
+  /**
+   * Accepts a point encoding on the strength of its subgroup witness (types.ts SubgroupWitness),
+   * marking it checked; false if the witness does not prove it.
+   */
+  acceptWitness?: (encoding: Uint8Array, witness: Uint8Array) => boolean;
   /** Runs round 2's signShare with the products commitRemembering kept for these nonces. */
   withOwnCommitments?: <T>(nonces: SigningNonces, sign: () => T) => T;
   /** Asks the point class to keep a window table for a cached long-lived point (the group key). */
   precomputeCached?: (encoding: Uint8Array) => void;
   /** The cache itself, exposed for tests and the benches (size, has). */
   checked?: { has(encoding: Uint8Array): boolean; readonly size: number };
-  /** How many base multiplications the point class handed to noble, for tests and the benches. */
-  counts?: { readonly baseMultiplications: number };
+  /** What the point class handed to noble (base multiplications, subgroup checks [L]P), for tests and the benches. */
+  counts?: { readonly baseMultiplications: number; readonly subgroupChecks: number };
 }
 
 const IDS: readonly ParticipantId[] = [1, 2];
@@ -64,10 +72,20 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   const idHex = (id: ParticipantId) => frost.Identifier.fromNumber(id);
   const identityBytes = Point.ZERO.toBytes();
 
-  /** Decodes a point and rejects non-canonical encodings, identity and small-order points. */
-  function parsePoint(bytes: Uint8Array, name: string, culprit?: ParticipantId): P {
+  /**
+   * Decodes a point and rejects non-canonical encodings, identity and small-order points. With a
+   * `witness` (a point W with [cofactor]W = the point, types.ts SubgroupWitness) the subgroup
+   * check is that product instead of [L]P; a witness that does not prove the point is refused.
+   */
+  function parsePoint(bytes: Uint8Array, name: string, culprit?: ParticipantId, witness?: Uint8Array): P {
     assertBytes(bytes, name, pointBytes);
     const culprits = culprit === undefined ? [] : [culprit];
+    if (witness !== undefined && suite.acceptWitness) {
+      assertBytes(witness, `${name} witness`, pointBytes);
+      if (!suite.acceptWitness(bytes, witness)) {
+        throw new CryptoError('INVALID_POINT', `${name} is not proven in the prime-order subgroup by its witness`, culprits);
+      }
+    }
     let p: P;
     try {
       p = Point.fromBytes(bytes);
@@ -216,10 +234,10 @@ export function createTwoPartyFrost<P extends PointOps<P>>(suite: TwoPartySuite<
   function round1(keyPackage: KeyPackage, rng?: RNG): Round1Output {
     assertKeyPackage(keyPackage, 'keyPackage', false);
     const commit = () => frost.commit(toNobleSecret(keyPackage), rng);
-    const { nonces, commitments } = suite.commitRemembering ? suite.commitRemembering(commit) : commit();
+    const { nonces, commitments, witness } = suite.commitRemembering ? suite.commitRemembering(commit) : { ...commit(), witness: undefined };
     return {
       nonces: { hiding: nonces.hiding, binding: nonces.binding },
-      commitments: { identifier: keyPackage.identifier, hiding: commitments.hiding, binding: commitments.binding },
+      commitments: { identifier: keyPackage.identifier, hiding: commitments.hiding, binding: commitments.binding, ...(witness && { witness }) },
     };
   }
 

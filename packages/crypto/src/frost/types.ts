@@ -31,11 +31,23 @@ export interface SigningNonces {
   binding: Uint8Array;
 }
 
+/**
+ * Points W with [h]W equal to each commitment (h the cofactor, 8 for Ed25519): proof that the
+ * commitment is in the prime-order subgroup, checked with a few doublings instead of a scalar
+ * multiplication by the group order. Not part of RFC 9591; the commitments are unchanged.
+ */
+export interface SubgroupWitness {
+  hiding: Uint8Array;
+  binding: Uint8Array;
+}
+
 /** Round-1 public commitments to the nonces. */
 export interface SigningCommitments {
   identifier: ParticipantId;
   hiding: Uint8Array;
   binding: Uint8Array;
+  /** Optional subgroup witness of hiding and binding (round 1 makes one; older peers send none). */
+  witness?: SubgroupWitness;
 }
 
 /** Output of round 1: keep `nonces` private, send `commitments`. */

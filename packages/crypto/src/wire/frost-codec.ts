@@ -9,7 +9,7 @@ export const FROST_WIRE_VERSION = 1;
 /** What the codec needs from a suite: its id and strict point / scalar decoders. */
 export interface WireSuite {
   name: string;
-  parsePoint(bytes: Uint8Array, name: string, culprit?: ParticipantId): unknown;
+  parsePoint(bytes: Uint8Array, name: string, culprit?: ParticipantId, witness?: Uint8Array): unknown;
   parseScalar(bytes: Uint8Array, name: string, culprit?: ParticipantId): bigint;
 }
 
@@ -35,6 +35,8 @@ export interface SigningCommitmentsJson {
   identifier: ParticipantId;
   hiding: string;
   binding: string;
+  /** Subgroup witness of hiding and binding (types.ts SubgroupWitness); optional. */
+  witness?: { hiding: string; binding: string };
 }
 export interface SigningNoncesJson {
   v: 1;
@@ -65,14 +67,14 @@ const IDS = [1, 2] as const;
  */
 export function createFrostWireCodec(suite: WireSuite, scalarBytes: number, pointBytes: number) {
   const header = { v: FROST_WIRE_VERSION, ciphersuite: suite.name } as const;
-  const open = (value: unknown, name: string, fields: readonly string[]) => {
-    const obj = strictObject(value, name, ['v', 'ciphersuite', ...fields]);
+  const open = (value: unknown, name: string, fields: readonly string[], optional: readonly string[] = []) => {
+    const obj = strictObject(value, name, ['v', 'ciphersuite', ...fields], optional);
     checkHeader(obj, name, FROST_WIRE_VERSION, suite.name);
     return obj;
   };
-  const point = (obj: Record<string, unknown>, field: string, culprit?: ParticipantId) => {
+  const point = (obj: Record<string, unknown>, field: string, culprit?: ParticipantId, witness?: Uint8Array) => {
     const bytes = fromHex(obj[field], field, pointBytes);
-    suite.parsePoint(bytes, field, culprit);
+    suite.parsePoint(bytes, field, culprit, witness);
     return bytes;
   };
   const scalar = (obj: Record<string, unknown>, field: string, culprit?: ParticipantId) => {
@@ -119,16 +121,25 @@ export function createFrostWireCodec(suite: WireSuite, scalarBytes: number, poin
         verifyingKey: point(o, 'verifying_key'),
       };
     },
-    encodeSigningCommitments: (c: SigningCommitments): SigningCommitmentsJson => ({
+    /** With the witness when `c` has one and `withWitness` is not false (a peer that never sent one may not read it). */
+    encodeSigningCommitments: (c: SigningCommitments, withWitness = true): SigningCommitmentsJson => ({
       ...header,
       identifier: c.identifier,
       hiding: toHex(c.hiding),
       binding: toHex(c.binding),
+      ...(withWitness && c.witness && { witness: { hiding: toHex(c.witness.hiding), binding: toHex(c.witness.binding) } }),
     }),
+    /**
+     * A `witness` is checked, and then stands for the subgroup check of hiding and binding
+     * (INVALID_POINT if it does not prove them); without one both are checked in full.
+     */
     decodeSigningCommitments(value: unknown): SigningCommitments {
-      const o = open(value, 'signing commitments', ['identifier', 'hiding', 'binding']);
+      const o = open(value, 'signing commitments', ['identifier', 'hiding', 'binding'], ['witness']);
       const identifier = readEnumInt(o, 'identifier', IDS);
-      return { identifier, hiding: point(o, 'hiding', identifier), binding: point(o, 'binding', identifier) };
+      if (o.witness === undefined) return { identifier, hiding: point(o, 'hiding', identifier), binding: point(o, 'binding', identifier) };
+      const w = strictObject(o.witness, 'witness', ['hiding', 'binding']);
+      const witness = { hiding: fromHex(w.hiding, 'witness.hiding', pointBytes), binding: fromHex(w.binding, 'witness.binding', pointBytes) };
+      return { identifier, hiding: point(o, 'hiding', identifier, witness.hiding), binding: point(o, 'binding', identifier, witness.binding), witness };
     },
     /** Secret round-1 state; only for a party persisting its own nonces (encrypted). */
     encodeSigningNonces: (n: SigningNonces): SigningNoncesJson => ({ ...header, hiding: toHex(n.hiding), binding: toHex(n.binding) }),
