@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { aggregateEd25519, ed25519Wire, signRound1ClientEd25519, signRound2ClientEd25519, toHex } from '@svc/crypto';
 import { startHarness, type Harness } from './support/harness.js';
 import { post, signEd25519OneCall, verifyWithNode } from './support/wallet-client.js';
 import { createWalletUser, type WalletUser } from './support/wallet-user.js';
 
 const SIGN = '/tss/v1/sign';
+/** A point of order 8 (a curve25519 fact). */
+const ORDER_8 = '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05';
 
 interface OneCallAnswer {
   session_id: string;
@@ -59,6 +62,29 @@ describe('Ed25519 in one call (POST /tss/v1/sign with commitment1)', () => {
     expect(after).toEqual({ sessions: before.sessions + 50, audits: before.audits + 50 });
   });
 
+  it('commitment0 carries a subgroup witness when commitment1 did, none for a client that sent none; both sign', async () => {
+    for (const withWitness of [true, false]) {
+      const msg = randomBytes(24);
+      const client = signRound1ClientEd25519(alice.key.keygen.keygen1);
+      expect(client.commitment1.witness).toBeDefined();
+      const commitment1 = ed25519Wire.encodeSigningCommitments(client.commitment1, withWitness);
+      const res = await post<OneCallAnswer>(h.baseUrl, SIGN, { msg: toHex(msg), commitment1 }, alice.headers);
+      expect(res.status).toBe(200);
+      const wire = res.body.data!.commitment0 as { hiding: string; binding: string; witness?: { hiding: string; binding: string } };
+      if (withWitness) {
+        // Each witness times the cofactor is its commitment (by noble's own point API).
+        for (const k of ['hiding', 'binding'] as const) expect(ed25519.Point.fromHex(wire.witness![k]).multiplyUnsafe(8n).toHex()).toBe(wire[k]);
+      } else {
+        expect(Object.keys(wire).sort()).toEqual(['binding', 'ciphersuite', 'hiding', 'identifier', 'v']);
+      }
+      const commitment0 = ed25519Wire.decodeSigningCommitments(wire);
+      const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: alice.key.keygen.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
+      const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(res.body.data!.signature_share0);
+      const signature = aggregateEd25519({ msg, publicKeyPackage: alice.key.keygen.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
+      expect(verifyWithNode(signature, msg, alice.key.keygen.publicKey)).toBe(true);
+    }
+  });
+
   it('a malformed or hostile commitment1 is a 400 that writes nothing', async () => {
     const good = ed25519Wire.encodeSigningCommitments(signRound1ClientEd25519(alice.key.keygen.keygen1).commitment1);
     // Points of small order (y = 1: the identity; y = 0: order 4; y = p - 1: order 2) and a
@@ -71,6 +97,12 @@ describe('Ed25519 in one call (POST /tss/v1/sign with commitment1)', () => {
       { ...good, hiding: '00'.repeat(32) },
       { ...good, hiding: 'ec' + 'ff'.repeat(30) + '7f' },
       { ...good, binding: 'ed' + 'ff'.repeat(30) + '7f' },
+      // Subgroup witnesses that do not prove their commitment: swapped, an order-8 point, malformed.
+      { ...good, witness: { hiding: good.witness!.binding, binding: good.witness!.hiding } },
+      { ...good, witness: { ...good.witness!, hiding: ORDER_8 } },
+      { ...good, hiding: ed25519.Point.fromHex(good.hiding).add(ed25519.Point.fromHex(ORDER_8)).toHex() },
+      { ...good, witness: { hiding: good.witness!.hiding } },
+      { ...good, witness: null },
     ];
     const before = await rows();
     for (const commitment1 of cases) {

@@ -37,6 +37,18 @@ describe('Ed25519 signing sessions', () => {
     expect(audit.messageHash).toBe((await import('node:crypto')).createHash('sha256').update(msg).digest('hex'));
   });
 
+  it("round 1's commitment0 carries no subgroup witness (the client has not said it reads one); round 2 takes commitment1 with or without one", async () => {
+    const r1 = await post<{ session_id: string; commitment0: Record<string, unknown> }>(h.baseUrl, ROUND1, { msg: 'aa' }, alice.headers);
+    expect(Object.keys(r1.body.data!.commitment0).sort()).toEqual(['binding', 'ciphersuite', 'hiding', 'identifier', 'v']);
+    for (const withWitness of [true, false]) {
+      const sessionId = await round1(alice);
+      const commitment1 = ed25519Wire.encodeSigningCommitments(signRound1ClientEd25519(alice.key.keygen.keygen1).commitment1, withWitness);
+      expect('witness' in commitment1).toBe(withWitness);
+      const res = await post(h.baseUrl, ROUND2, { session_id: sessionId, commitment1 }, alice.headers);
+      expect(res.status).toBe(200);
+    }
+  });
+
   it('50 concurrent round-2 requests for one session: exactly one share', async () => {
     const sessionId = await round1(alice);
     const results = await Promise.all(

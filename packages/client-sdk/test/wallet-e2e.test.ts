@@ -124,9 +124,16 @@ describe('Ed25519 through the service: every SVM method', () => {
 
   it('one call per signature, fresh client nonces every time (those prepared ahead included): 5 in a row, then 8 at once', async () => {
     const sent: string[] = [];
+    /** Whether each commitment went, and came back, with a subgroup witness (docs/crypto/ed25519.md). */
+    const witnesses: [sent: boolean, answered: boolean][] = [];
     const capturing: FetchLike = async (input, init) => {
-      if (input.endsWith('/tss/v1/sign')) sent.push(JSON.stringify((JSON.parse(String(init?.body)) as { commitment1: unknown }).commitment1));
-      return fetch(input, init);
+      if (!input.endsWith('/tss/v1/sign')) return fetch(input, init);
+      const commitment1 = (JSON.parse(String(init?.body)) as { commitment1: { witness?: unknown } }).commitment1;
+      sent.push(JSON.stringify(commitment1));
+      const res = await fetch(input, init);
+      const answer = (await res.clone().json()) as { data?: { commitment0?: { witness?: unknown } } };
+      witnesses.push([commitment1.witness !== undefined, answer.data?.commitment0?.witness !== undefined]);
+      return res;
     };
     const w = newWallet({ storage: wallet.storage, fetch: capturing });
     await w.resume(wallet.api.jwt!);
@@ -138,6 +145,7 @@ describe('Ed25519 through the service: every SVM method', () => {
     signatures.forEach((signature, i) => expect(opensslVerifies(ed25519.publicKey, signature, messages[i]!)).toBe(true));
     expect(sent).toHaveLength(13);
     expect(new Set(sent).size).toBe(13);
+    expect(witnesses).toEqual(Array(13).fill([true, true]));
   });
 
   it('sendTransaction, signAndSendTransaction, signAndSendAllTransactions land on a local SVM', async () => {

@@ -23,7 +23,9 @@ export interface AuthedPoster {
  * FROST Ed25519 2-of-2 with tss-api as the second party, in one round trip: our commitment goes
  * with the message to POST /tss/v1/sign, which answers the server's commitment0 and its
  * signature_share0 together (its nonces are drawn after ours are committed, and never stored);
- * we compute our share and aggregate. The spec's two rounds (/tss/v2/sign_ed25519/round1 and
+ * we compute our share and aggregate. Our commitment carries its subgroup witness and the server
+ * answers with its own, so neither side checks the other's points in full (docs/crypto/ed25519.md
+ * in the repo). The spec's two rounds (/tss/v2/sign_ed25519/round1 and
  * round2) stay on the server for other clients. The public key package is the device's own (from
  * keygen or recovery), never the server's word, so a tampered commitment or share fails
  * aggregation and is reported as PROTOCOL_ERROR: an invalid signature is never returned.

@@ -5,16 +5,23 @@ import { tssApiPaths } from '../paths.js';
 /** 64 KiB: far above a Solana transaction (1232 bytes) or a signMessage payload. */
 export const MAX_MSG_BYTES = 65_536;
 
+const POINT_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+
 const COMMITMENT_SCHEMA = {
   type: 'object',
-  description: 'FROST signing commitments wire object: {v:1, ciphersuite:"FROST-ED25519-SHA512-v1", identifier, hiding, binding} (hex points)',
+  description:
+    'FROST signing commitments wire object: {v:1, ciphersuite:"FROST-ED25519-SHA512-v1", identifier, hiding, binding} (hex points), ' +
+    'optionally with `witness` {hiding, binding}: points W with 8·W equal to each commitment, which prove it is in the ' +
+    'prime-order subgroup for a fraction of the cost of checking it. A wrong witness is refused like a wrong point. ' +
+    'The one-call sign answers commitment0 with a witness when commitment1 had one; round 1 never does.',
   required: ['v', 'ciphersuite', 'identifier', 'hiding', 'binding'],
   properties: {
     v: { const: 1 },
     ciphersuite: { const: 'FROST-ED25519-SHA512-v1' },
     identifier: { type: 'integer', enum: [1, 2] },
-    hiding: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    binding: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    hiding: POINT_HEX,
+    binding: POINT_HEX,
+    witness: { type: 'object', required: ['hiding', 'binding'], properties: { hiding: POINT_HEX, binding: POINT_HEX } },
   },
 } as const;
 
