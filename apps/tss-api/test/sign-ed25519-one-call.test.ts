@@ -26,6 +26,14 @@ describe('Ed25519 in one call (POST /tss/v1/sign with commitment1)', () => {
 
   const rows = async () => ({ sessions: await h.t.db.tssSession.count(), audits: await h.t.db.signatureAuditLog.count() });
 
+  /** The client's side of an answer: its share for the answered commitment0, then the aggregate. */
+  function signatureFrom(msg: Uint8Array, client: ReturnType<typeof signRound1ClientEd25519>, answer: OneCallAnswer, nonces = client.nonces) {
+    const commitment0 = ed25519Wire.decodeSigningCommitments(answer.commitment0);
+    const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: alice.key.keygen.keygen1, nonces, commitment0, commitment1: client.commitment1 });
+    const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(answer.signature_share0);
+    return aggregateEd25519({ msg, publicKeyPackage: alice.key.keygen.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
+  }
+
   it('answers the commitment and the share at once; the session is recorded completed, with its audit row', async () => {
     const msg = randomBytes(40);
     const { signature, sessionId } = await signEd25519OneCall(h.baseUrl, alice.headers, alice.key.keygen, msg);
@@ -50,13 +58,9 @@ describe('Ed25519 in one call (POST /tss/v1/sign with commitment1)', () => {
     // Fresh nonces every time: no two answers share a commitment, so no two shares share nonces.
     expect(new Set(answers.map((a) => JSON.stringify(a.commitment0))).size).toBe(50);
     for (const a of answers) {
-      const commitment0 = ed25519Wire.decodeSigningCommitments(a.commitment0);
       // The client's nonces are its own to keep single-use; reused here only to check each answer.
       const nonces = { hiding: client.nonces.hiding.slice(), binding: client.nonces.binding.slice() };
-      const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: alice.key.keygen.keygen1, nonces, commitment0, commitment1: client.commitment1 });
-      const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(a.signature_share0);
-      const signature = aggregateEd25519({ msg, publicKeyPackage: alice.key.keygen.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
-      expect(verifyWithNode(signature, msg, alice.key.keygen.publicKey)).toBe(true);
+      expect(verifyWithNode(signatureFrom(msg, client, a, nonces), msg, alice.key.keygen.publicKey)).toBe(true);
     }
     const after = await rows();
     expect(after).toEqual({ sessions: before.sessions + 50, audits: before.audits + 50 });
@@ -77,11 +81,7 @@ describe('Ed25519 in one call (POST /tss/v1/sign with commitment1)', () => {
       } else {
         expect(Object.keys(wire).sort()).toEqual(['binding', 'ciphersuite', 'hiding', 'identifier', 'v']);
       }
-      const commitment0 = ed25519Wire.decodeSigningCommitments(wire);
-      const signatureShare1 = signRound2ClientEd25519({ msg, keyPackage: alice.key.keygen.keygen1, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
-      const { share: signatureShare0 } = ed25519Wire.decodeSignatureShare(res.body.data!.signature_share0);
-      const signature = aggregateEd25519({ msg, publicKeyPackage: alice.key.keygen.publicKeyPackage, commitment0, commitment1: client.commitment1, signatureShare0, signatureShare1 });
-      expect(verifyWithNode(signature, msg, alice.key.keygen.publicKey)).toBe(true);
+      expect(verifyWithNode(signatureFrom(msg, client, res.body.data!), msg, alice.key.keygen.publicKey)).toBe(true);
     }
   });
 

@@ -62,8 +62,8 @@ export class Ed25519ThresholdSigner implements Ed25519Signer {
     let commitment0: SigningCommitments;
     let signatureShare1: Uint8Array;
     try {
+      // Decoding checks commitment0's points (by their witnesses); computing our share, its identifier.
       commitment0 = ed25519Wire.decodeSigningCommitments(reply?.commitment0);
-      // Computing our share checks commitment0's points and identifier.
       signatureShare1 = signRound2ClientEd25519({ msg: message, keyPackage: this.keyPackage, nonces: client.nonces, commitment0, commitment1: client.commitment1 });
     } catch (err) {
       throw asSvcError(err, 'sign commitment0 refused');

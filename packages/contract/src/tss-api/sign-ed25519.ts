@@ -5,7 +5,8 @@ import { tssApiPaths } from '../paths.js';
 /** 64 KiB: far above a Solana transaction (1232 bytes) or a signMessage payload. */
 export const MAX_MSG_BYTES = 65_536;
 
-const POINT_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+/** 32 bytes as lowercase hex: an encoded point or scalar. */
+const HEX_32 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 
 const COMMITMENT_SCHEMA = {
   type: 'object',
@@ -19,9 +20,9 @@ const COMMITMENT_SCHEMA = {
     v: { const: 1 },
     ciphersuite: { const: 'FROST-ED25519-SHA512-v1' },
     identifier: { type: 'integer', enum: [1, 2] },
-    hiding: POINT_HEX,
-    binding: POINT_HEX,
-    witness: { type: 'object', required: ['hiding', 'binding'], properties: { hiding: POINT_HEX, binding: POINT_HEX } },
+    hiding: HEX_32,
+    binding: HEX_32,
+    witness: { type: 'object', required: ['hiding', 'binding'], properties: { hiding: HEX_32, binding: HEX_32 } },
   },
 } as const;
 
@@ -34,7 +35,7 @@ const SIGNATURE_SHARE_SCHEMA = {
   type: 'object',
   description: 'Signature share wire object {v:1, ciphersuite, identifier:2, share} (32-byte scalar, hex)',
   required: ['v', 'ciphersuite', 'identifier', 'share'],
-  properties: { v: { const: 1 }, ciphersuite: { type: 'string' }, identifier: { const: 2 }, share: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  properties: { v: { const: 1 }, ciphersuite: { type: 'string' }, identifier: { const: 2 }, share: HEX_32 },
 } as const;
 
 export const ed25519Round1 = defineContract({

@@ -136,10 +136,14 @@ export function createFrostWireCodec(suite: WireSuite, scalarBytes: number, poin
     decodeSigningCommitments(value: unknown): SigningCommitments {
       const o = open(value, 'signing commitments', ['identifier', 'hiding', 'binding'], ['witness']);
       const identifier = readEnumInt(o, 'identifier', IDS);
-      if (o.witness === undefined) return { identifier, hiding: point(o, 'hiding', identifier), binding: point(o, 'binding', identifier) };
-      const w = strictObject(o.witness, 'witness', ['hiding', 'binding']);
-      const witness = { hiding: fromHex(w.hiding, 'witness.hiding', pointBytes), binding: fromHex(w.binding, 'witness.binding', pointBytes) };
-      return { identifier, hiding: point(o, 'hiding', identifier, witness.hiding), binding: point(o, 'binding', identifier, witness.binding), witness };
+      const w = o.witness === undefined ? undefined : strictObject(o.witness, 'witness', ['hiding', 'binding']);
+      const witness = w && { hiding: fromHex(w.hiding, 'witness.hiding', pointBytes), binding: fromHex(w.binding, 'witness.binding', pointBytes) };
+      return {
+        identifier,
+        hiding: point(o, 'hiding', identifier, witness?.hiding),
+        binding: point(o, 'binding', identifier, witness?.binding),
+        ...(witness && { witness }),
+      };
     },
     /** Secret round-1 state; only for a party persisting its own nonces (encrypted). */
     encodeSigningNonces: (n: SigningNonces): SigningNoncesJson => ({ ...header, hiding: toHex(n.hiding), binding: toHex(n.binding) }),
