@@ -111,7 +111,7 @@ describe('tss/get_tss_session_list', () => {
     [{ cursor: '' }, 'cursor is invalid'],
     // Dates JavaScript round-trips but PostgreSQL cannot hold (these were a 500).
     ...['0000-01-01T00:00:00.000Z', '+010000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-100000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z'].map(
-      (t) => [{ cursor: Buffer.from(JSON.stringify({ t, i: '7f0c8a52-2b7e-4a53-9d55-2d9a3c1e0f11' })).toString('base64url') }, 'cursor is invalid'] as const,
+      (t) => [{ cursor: Buffer.from(JSON.stringify({ t, i: '7f0c8a52-2b7e-4a53-9d55-2d9a3c1e0f11' })).toString('base64url') }, 'cursor is invalid'] as [{ cursor: string }, string],
     ),
     [{ cursor: 5 }, 'cursor must be a string'],
     [{ limit: 101 }, 'limit must be an integer between 1 and 100'],
