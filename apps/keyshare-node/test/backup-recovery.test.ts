@@ -1,8 +1,11 @@
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   aggregateEd25519,
   keygenSeedEd25519,
   signRound1ClientEd25519,
+  sssNodeXCoordinate,
   signRound1ServerEd25519,
   signRound2ClientEd25519,
   signRound2ServerEd25519,
@@ -141,5 +144,104 @@ describe('backup, data loss, heal and recovery over three nodes (threshold 2)', 
     const carol = await signIn('carol');
     const { userPart: still } = await recoverUserPart({ nodes: clients, threshold: THRESHOLD, session: carol, wallet, verify: expectWalletKey('ed25519', wallet.publicKey, serverPart) });
     expect(toHex(still)).toBe(toHex(userPart));
+  });
+});
+
+describe('one node answering a bad share (four nodes, threshold 2)', () => {
+  let four: TestNodes;
+  let all: KeyshareNodeClient[];
+  let login: Awaited<ReturnType<typeof startLogin>>;
+  beforeAll(async () => {
+    login = await startLogin();
+    four = await startTestNodes({ names: ['node-1', 'node-2', 'node-3', 'node-4'], verifyIdToken: login.verifyIdToken });
+    all = four.nodes.map((n) => new KeyshareNodeClient(n, { timeoutMs: 2000 }));
+  });
+  afterAll(async () => {
+    await four.stop();
+    await login.issuer.close();
+  });
+  const signInFour = async (sub: string, reachable = all) => {
+    const session = IdTokenSession.create(await login.issuer.issue({ sub, nonce: Math.random().toString(36) }));
+    await commitToNodes(reachable, session);
+    return session;
+  };
+
+  /** A wallet backed up on the four nodes, then node-4's share replaced by one off the polynomial (its own x, the right length). */
+  async function walletWithCorruptNode4(sub: string) {
+    const { seed, publicKey } = keygenSeedEd25519();
+    const wallet = { curve: 'ed25519' as const, publicKey: toHex(publicKey) };
+    const { serverPart, userPart } = await splitWalletSeed(seed);
+    const session = await signInFour(sub);
+    await backupUserPart({ nodes: all, threshold: THRESHOLD, session, wallet, userPart });
+    const good = await Promise.all(all.map(async (c) => (await c.fetchShare(session, wallet)).share));
+    const junk = Buffer.from(good[3]!, 'hex');
+    junk[0]! ^= 0x5a;
+    await all[3]!.register(session, wallet, junk.toString('hex'), { reshare: true });
+    return { seed, wallet, serverPart, userPart, good, verify: expectWalletKey('ed25519', wallet.publicKey, serverPart) };
+  }
+
+  it('recovers from the others and names the node, instead of failing', async () => {
+    const { wallet, userPart, verify, serverPart, seed } = await walletWithCorruptNode4('erin');
+    const { userPart: recovered, outcomes } = await recoverUserPart({ nodes: all, threshold: THRESHOLD, session: await signInFour('erin'), wallet, verify });
+    expect(toHex(recovered)).toBe(toHex(userPart));
+    expect(toHex(await combineWalletSeed('ed25519', wallet.publicKey, { serverPart, userPart: recovered }))).toBe(toHex(seed));
+    expect(outcomes.map((o) => [o.name, o.ok, o.error?.code])).toEqual([
+      ['node-1', true, undefined],
+      ['node-2', true, undefined],
+      ['node-3', true, undefined],
+      ['node-4', false, 'INVALID_SHARE'],
+    ]);
+  });
+
+  it('heals a wiped node from the good shares, leaving the bad one out', async () => {
+    const { wallet, verify, good } = await walletWithCorruptNode4('frank');
+    await four.node('node-2').stop();
+    await four.node('node-2').start({ wipe: true });
+    const session = await signInFour('frank');
+    const healed = await healLostNodes({ nodes: all, lost: ['node-2'], threshold: THRESHOLD, session, wallet, verify });
+    expect(healed.resharedKeyShares).toEqual([{ name: 'node-2', endpoint: four.node('node-2').endpoint }]);
+    expect(healed.outcomes.map((o) => [o.name, o.ok, o.error?.code])).toEqual([
+      ['node-2', true, undefined],
+      ['node-4', false, 'INVALID_SHARE'],
+    ]);
+    // node-2's share is the one it had: the bad share took no part in making it.
+    expect((await all[1]!.fetchShare(session, wallet)).share).toBe(good[1]);
+  });
+
+  it('still refuses when fewer than t good shares are left, and without verify cannot tell', async () => {
+    const { wallet, verify } = await walletWithCorruptNode4('grace');
+    const two = [all[0]!, all[3]!];
+    const failure = await recoverUserPart({ nodes: two, threshold: THRESHOLD, session: await signInFour('grace', two), wallet, verify }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'CryptoError', code: 'INVALID_SHARE' });
+    const blind = await recoverUserPart({ nodes: all, threshold: THRESHOLD, session: await signInFour('grace'), wallet }).catch((e: unknown) => e);
+    expect(blind).toMatchObject({ name: 'CryptoError', code: 'INVALID_SHARE' });
+  });
+
+  it("refuses a share at another node's x-coordinate as that node's bad answer", async () => {
+    const { wallet, userPart, verify } = await walletWithCorruptNode4('heidi');
+    // node-3 answers through a proxy that moves its share to node-1's x (as a faulty node could).
+    const target = new URL(four.node('node-3').endpoint);
+    const proxy = createServer((req, res) => {
+      const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { share?: string } };
+          if (body.data?.share) body.data.share = body.data.share.slice(0, -2) + sssNodeXCoordinate('node-1').toString(16).padStart(2, '0');
+          res.writeHead(up.statusCode ?? 502, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        });
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const nodes = [all[0]!, new KeyshareNodeClient({ name: 'node-3', endpoint: `http://127.0.0.1:${port}` }, { timeoutMs: 2000 }), all[1]!];
+      const { userPart: recovered, outcomes } = await recoverUserPart({ nodes, threshold: THRESHOLD, session: await signInFour('heidi'), wallet, verify });
+      expect(toHex(recovered)).toBe(toHex(userPart));
+      expect(outcomes.find((o) => o.name === 'node-3')).toMatchObject({ ok: false, error: { code: 'INVALID_RESPONSE' } });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

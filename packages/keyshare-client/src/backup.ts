@@ -1,4 +1,4 @@
-import { fromHex, sssCombine, sssExtendShares, sssNodeXCoordinate, sssSplit, toHex, type SssVerify } from '@svc/crypto';
+import { CryptoError, fromHex, sssCombine, sssExtendShares, sssNodeXCoordinate, sssSplit, toHex, type SssExpectation, type SssVerify } from '@svc/crypto';
 import { KeyshareNodeError, type KeyshareNodeClient, type KeyshareNodeRef, type WalletRef } from './node-client.js';
 import { KeyshareBackupError, outcomeOf, type NodeOutcome } from './outcomes.js';
 import type { IdTokenSession } from './session.js';
@@ -45,41 +45,107 @@ export interface RecoverInput {
 }
 
 export interface FetchedShares {
+  /** The shares that passed the per-node checks, in node order. */
   shares: Uint8Array[];
   outcomes: NodeOutcome[];
 }
 
-/** Fetches the caller's share from each node in parallel; unreachable or refusing nodes are reported, not fatal. */
+/** A share as one node answered it. */
+interface NodeShare {
+  index: number;
+  share: Uint8Array;
+}
+
+/**
+ * Fetches the caller's share from each node in parallel; unreachable or refusing nodes are
+ * reported, not fatal. A share that cannot be this node's (another x-coordinate than the node's
+ * own, or a length the other nodes' shares do not have) is reported as INVALID_SHARE and left
+ * out: one node's bad answer must not stand in the way of the t good ones.
+ */
 export async function fetchShares(nodes: readonly KeyshareNodeClient[], session: IdTokenSession, wallet: WalletRef): Promise<FetchedShares> {
+  const { fetched, outcomes } = await fetchNodeShares(nodes, session, wallet);
+  return { shares: fetched.map((f) => f.share), outcomes };
+}
+
+async function fetchNodeShares(nodes: readonly KeyshareNodeClient[], session: IdTokenSession, wallet: WalletRef): Promise<{ fetched: NodeShare[]; outcomes: NodeOutcome[] }> {
   const results = await Promise.allSettled(nodes.map((n) => n.fetchShare(session, wallet)));
-  const shares: Uint8Array[] = [];
+  const fetched: NodeShare[] = [];
   const outcomes = nodes.map((n, i) => {
     const r = results[i]!;
     if (r.status === 'fulfilled') {
       try {
-        shares.push(fromHex(r.value.share, `${n.name} share`));
+        const share = fromHex(r.value.share, `${n.name} share`);
+        if (share.length < 2 || share[share.length - 1] !== sssNodeXCoordinate(n.name)) {
+          throw new Error(`${n.name} answered a share that is not at its x-coordinate ${sssNodeXCoordinate(n.name)}`);
+        }
+        fetched.push({ index: i, share });
       } catch (cause) {
-        return outcomeOf(n, { status: 'rejected', reason: new KeyshareNodeError(n.name, 200, 'INVALID_RESPONSE', String(cause)) });
+        return outcomeOf(n, { status: 'rejected', reason: new KeyshareNodeError(n.name, 200, 'INVALID_RESPONSE', cause instanceof Error ? cause.message : String(cause)) });
       }
     }
     return outcomeOf(n, r);
   });
-  return { shares, outcomes };
+  // Shares of one secret all have one length; keep the most common one (ties: the first seen).
+  const counts = new Map<number, number>();
+  for (const f of fetched) counts.set(f.share.length, (counts.get(f.share.length) ?? 0) + 1);
+  const length = [...counts].reduce((best, c) => (c[1] > best[1] ? c : best), [0, 0])[0];
+  for (const f of fetched.filter((x) => x.share.length !== length)) {
+    outcomes[f.index] = badShare(nodes[f.index]!, `${nodes[f.index]!.name} answered a ${f.share.length}-byte share, the other nodes ${length}-byte ones`);
+    f.share.fill(0);
+  }
+  return { fetched: fetched.filter((f) => f.share.length === length), outcomes };
+}
+
+function badShare(node: KeyshareNodeClient, msg: string): NodeOutcome {
+  return { name: node.name, endpoint: node.endpoint, ok: false, error: { status: 200, code: 'INVALID_SHARE', msg } };
+}
+
+/**
+ * Runs `use` (sssCombine or sssExtendShares) on the fetched shares. When `use` fails because
+ * some shares are off the polynomial of a subset that passes `verify` (CryptoError INVALID_SHARE
+ * naming their x-coordinates), those nodes are reported as INVALID_SHARE and `use` runs again
+ * on the others: with t honest nodes among them, that run succeeds. Without `verify` a
+ * corrupted share cannot be told from a good one and the error stands.
+ */
+async function tolerateBadShares<T>(
+  nodes: readonly KeyshareNodeClient[],
+  got: { fetched: NodeShare[]; outcomes: NodeOutcome[] },
+  threshold: number,
+  use: (shares: Uint8Array[]) => Promise<T>,
+): Promise<T> {
+  try {
+    return await use(got.fetched.map((f) => f.share));
+  } catch (e) {
+    if (!(e instanceof CryptoError) || e.code !== 'INVALID_SHARE' || e.culprits.length === 0) throw e;
+    const bad = got.fetched.filter((f) => e.culprits.includes(f.share[f.share.length - 1]!));
+    const good = got.fetched.filter((f) => !bad.includes(f));
+    if (bad.length === 0 || good.length < threshold) throw e;
+    for (const f of bad) {
+      got.outcomes[f.index] = badShare(nodes[f.index]!, `${nodes[f.index]!.name} answered a share that does not reconstruct the wallet's seed with the others`);
+      f.share.fill(0);
+    }
+    return use(good.map((f) => f.share));
+  }
 }
 
 /**
  * Recovery on a new device: the user part from any `threshold` nodes (all reachable nodes are
- * asked; extra shares are cross-checked). Fails rather than returning a wrong value when the
- * shares are too few or do not pass `verify` (CryptoError from sss_combine names bad shares).
+ * asked; extra shares are cross-checked). A node whose share is not on the polynomial of t
+ * others that pass `verify` is left out and reported as INVALID_SHARE, so one bad node does not
+ * block recovery. Fails rather than returning a wrong value when fewer than t good shares
+ * remain or nothing passes `verify`.
  */
 export async function recoverUserPart(input: RecoverInput): Promise<{ userPart: Uint8Array; outcomes: NodeOutcome[] }> {
-  const { shares, outcomes } = await fetchShares(input.nodes, input.session, input.wallet);
-  if (shares.length < input.threshold) {
-    throw new KeyshareBackupError(`got ${shares.length} shares, need ${input.threshold}`, outcomes);
+  const got = await fetchNodeShares(input.nodes, input.session, input.wallet);
+  if (got.fetched.length < input.threshold) {
+    throw new KeyshareBackupError(`got ${got.fetched.length} shares, need ${input.threshold}`, got.outcomes);
   }
-  const userPart = await sssCombine(shares, { threshold: input.threshold, ...(input.verify ? { verify: input.verify } : {}) });
-  for (const s of shares) s.fill(0);
-  return { userPart, outcomes };
+  try {
+    const userPart = await tolerateBadShares(input.nodes, got, input.threshold, (shares) => sssCombine(shares, expectation(input)));
+    return { userPart, outcomes: got.outcomes };
+  } finally {
+    for (const f of got.fetched) f.share.fill(0);
+  }
 }
 
 export interface HealInput extends RecoverInput {
@@ -91,22 +157,32 @@ export interface HealInput extends RecoverInput {
  * Heal after a node's data loss: re-creates the lost nodes' shares at their own x-coordinates
  * from `threshold` shares of the healthy nodes (sss_extend_shares: the healthy shares stay
  * valid) and registers them with `reshare`. Returns the `reshared_key_shares` elements for
- * user/reshare: the nodes that now hold a fresh share.
+ * user/reshare: the nodes that now hold a fresh share; `outcomes` has each lost node's
+ * registration and any healthy node whose share was refused as INVALID_SHARE.
  */
 export async function healLostNodes(input: HealInput): Promise<{ resharedKeyShares: KeyshareNodeRef[]; outcomes: NodeOutcome[] }> {
   const lost = input.nodes.filter((n) => input.lost.includes(n.name));
   if (lost.length !== input.lost.length) throw new TypeError('every lost node must be one of nodes');
   const healthy = input.nodes.filter((n) => !input.lost.includes(n.name));
-  const { shares, outcomes: fetched } = await fetchShares(healthy, input.session, input.wallet);
-  if (shares.length < input.threshold) {
-    throw new KeyshareBackupError(`got ${shares.length} healthy shares, need ${input.threshold} to heal`, fetched);
+  const got = await fetchNodeShares(healthy, input.session, input.wallet);
+  if (got.fetched.length < input.threshold) {
+    throw new KeyshareBackupError(`got ${got.fetched.length} healthy shares, need ${input.threshold} to heal`, got.outcomes);
   }
-  const expected = { threshold: input.threshold, ...(input.verify ? { verify: input.verify } : {}) };
-  const fresh = await sssExtendShares(shares, lost.map((n) => sssNodeXCoordinate(n.name)), expected);
-  for (const s of shares) s.fill(0);
+  const lostXs = lost.map((n) => sssNodeXCoordinate(n.name));
+  let fresh: Uint8Array[];
+  try {
+    fresh = await tolerateBadShares(healthy, got, input.threshold, (shares) => sssExtendShares(shares, lostXs, expectation(input)));
+  } finally {
+    for (const f of got.fetched) f.share.fill(0);
+  }
   const results = await Promise.allSettled(lost.map((n, i) => n.register(input.session, input.wallet, toHex(fresh[i]!), { reshare: true })));
   for (const s of fresh) s.fill(0);
   const outcomes = lost.map((n, i) => outcomeOf(n, results[i]!));
   const resharedKeyShares = outcomes.filter((o) => o.ok).map((o) => ({ name: o.name, endpoint: o.endpoint }));
-  return { resharedKeyShares, outcomes };
+  // A healthy node whose share was left out is reported too: it needs attention of its own.
+  return { resharedKeyShares, outcomes: [...outcomes, ...got.outcomes.filter((o) => o.error?.code === 'INVALID_SHARE')] };
+}
+
+function expectation(input: RecoverInput): SssExpectation {
+  return { threshold: input.threshold, ...(input.verify ? { verify: input.verify } : {}) };
 }
