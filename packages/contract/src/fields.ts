@@ -184,7 +184,12 @@ function int(options: { min?: number; max?: number; description?: string } = {})
  */
 export const field = {
   string,
-  /** A UUID in its text form: the only shape of an id, so an array of ids never reaches a query. */
+  /**
+   * A UUID in its text form: the only shape of an id, so an array of ids never reaches a query.
+   * Lower-cased in place: PostgreSQL compares uuids case-blind, but ids are also bound into
+   * sealed material (AAD) and audit rows as text, where "ABC…" and "abc…" differ; one spelling
+   * past this point means a row the query finds is also one the service can open.
+   */
   uuid: (options: { message?: string; description?: string } = {}): Field<string> => {
     const message = options.message ?? ((p: string) => `${p} must be a UUID`);
     return makeField({
@@ -192,7 +197,7 @@ export const field = {
       schema: { type: 'string', format: 'uuid', ...described(options.description) },
       isType: isString,
       typeMessage: message,
-      steps: [check((v) => UUID.test(v as string), message)],
+      steps: [check((v) => UUID.test(v as string), message), { kind: 'lowercase' }],
     });
   },
   /** One of a set of strings. */

@@ -16,12 +16,19 @@ export interface ClaimedStep<S> {
   state: S;
 }
 
-/** `<prefix>/<n>` -> n; anything else -> undefined (the protocol's checks refuse it after the claim). */
+/** Steps are numbered from 1 and a protocol has a handful; the bound keeps n inside SQL's int. */
+const MAX_STEP = 64;
+
+/**
+ * `<prefix>/<n>` -> n for 1 <= n <= MAX_STEP; anything else -> undefined (the protocol's checks
+ * refuse it after the claim). Unbounded, "triples/99999999999" or "triples/1e300" reached the
+ * claim's `::int` comparison and PostgreSQL refused the parameter: a 500.
+ */
 function namedStep(msg: unknown, prefix: string): number | undefined {
   const type = (msg as { type?: unknown } | null)?.type;
   if (typeof type !== 'string' || !type.startsWith(`${prefix}/`)) return undefined;
   const n = Number(type.slice(prefix.length + 1));
-  return Number.isInteger(n) ? n : undefined;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_STEP ? n : undefined;
 }
 
 /**
@@ -42,11 +49,13 @@ export async function claimStep<S>(
   const stepAtMost = namedStep(msg, prefix);
   const claimed = await deps.claim<StepSessionState>({ sessionId, userId, kind, secret: 'protocol', ...(stepAtMost !== undefined ? { stepAtMost } : {}) });
   if (!claimed) return deps.sessions.explainUnavailable(sessionId, userId, kind);
+  // The id as the database spells it (the claim matched the caller's through ::uuid): the one
+  // the state was sealed under.
   return {
-    sessionId,
+    sessionId: claimed.sessionId,
     walletId: claimed.walletId,
     stepNo: claimed.state.next_step,
     stateVersion: claimed.stateVersion,
-    state: openState<S>(deps.cipher, sessionId, claimed.state.protocol!),
+    state: openState<S>(deps.cipher, claimed.sessionId, claimed.state.protocol!),
   };
 }

@@ -110,9 +110,9 @@ export function ecdsaSignService(deps: {
       const presignature = openJsonValue<Presignature>(
         cipher,
         { keyId: sealed.key_id, ciphertext: Buffer.from(sealed.material, 'base64') },
-        presignatureAad(msgs1.presignature_id, taken.walletId),
+        presignatureAad(taken.state.presignature_id, taken.walletId),
       );
-      const msgs0 = { presignature_id: msgs1.presignature_id, big_r: presignature.big_r };
+      const msgs0 = { presignature_id: taken.state.presignature_id, big_r: presignature.big_r };
       presignature.share_k = '';
       presignature.share_sigma = '';
       if (msgs1.signature_share === undefined) return { session_id: taken.sessionId, msgs_0: msgs0, sign_output: null };
