@@ -65,7 +65,7 @@ describe('field descriptors', () => {
     expect(id.schema).toEqual({ type: ['string', 'null'], format: 'uuid' });
     expect(id.isType('x', 'body')).toBe(true);
     expect(id.isType(['x'], 'body')).toBe(false);
-    expect(id.steps.map((s) => s.kind)).toEqual(['check']);
+    expect(id.steps.map((s) => s.kind)).toEqual(['check', 'lowercase']);
   });
 
   it('an integer is a JSON number in a body and digits elsewhere', () => {
