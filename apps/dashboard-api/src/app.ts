@@ -45,6 +45,7 @@ export function createApp({ config, db, mailer, logger }: DashboardApiDeps): Ser
     codes: emailCodes(db, { secret: config.jwtSecret, ttlMinutes: config.emailVerificationExpirationMinutes }),
     mailer,
     logger: log,
+    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
   });
   const customer = customerService({ repo: customerMetadataRepo(db), customers, currentUser: auth.currentUser });
   const apiKeys = apiKeysService({ apiKeys: apiKeyRepo(db), currentUser: auth.currentUser });

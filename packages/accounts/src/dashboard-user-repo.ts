@@ -20,9 +20,21 @@ export function dashboardUserRepo(db: Tx) {
       return db.customerDashboardUser.create({ data });
     },
 
-    /** updateMany: an account deleted since it was read is no error (0 rows), not Prisma's P2025. */
+    /**
+     * Replaces the hash of the same password (a rehash with today's argon2 parameters at sign-in):
+     * the credentials do not change, so tokens stay valid. A new password is `changePassword`.
+     * updateMany: an account deleted since it was read is no error (0 rows), not Prisma's P2025.
+     */
     async setPassword(userId: string, passwordHash: string): Promise<void> {
       await db.customerDashboardUser.updateMany({ where: { id: userId }, data: { passwordHash } });
+    },
+
+    /**
+     * Sets a new password and bumps the credentials version in the same statement, which revokes
+     * every token issued before it (`tokenIssuedUnderCurrentCredentials`). 0 rows for a deleted account.
+     */
+    async changePassword(userId: string, passwordHash: string): Promise<void> {
+      await db.customerDashboardUser.updateMany({ where: { id: userId }, data: { passwordHash, credentialsVersion: { increment: 1 } } });
     },
   };
 }

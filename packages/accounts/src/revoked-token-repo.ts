@@ -1,7 +1,34 @@
 import type { ServiceClaims } from '@svc/auth';
 import { directSql, isUniqueViolation, Prisma, type PrismaClient } from '@svc/db';
 
-/** Token revocation (logout, refresh): the `isRevoked` of @svc/auth `jwtGuard`, and `revoke`. */
+/**
+ * Revoking every token of an account at once (a password reset): the account row keeps a
+ * credentials version, bumped by each credentials change in the statement that makes it; a
+ * token carries the version it was issued under in this claim and counts only while the row
+ * still has it. Checked where the account row is read for each request anyway (dashboard-api's
+ * `currentUser`), so it holds on every replica from the commit on. A counter rather than a
+ * "changed at" time compared with `iat`: `iat` has one-second resolution and comes from the
+ * issuing replica's clock, so a token signed in the same second as the change could not be told
+ * apart; a version has no such tie.
+ */
+export const CREDENTIALS_VERSION_CLAIM = 'credentials_version';
+
+/** The claim a token issued now for this account carries. */
+export function credentialsVersionClaim(account: { credentialsVersion: number }): Record<string, number> {
+  return { [CREDENTIALS_VERSION_CLAIM]: account.credentialsVersion };
+}
+
+/**
+ * True when the token was issued under the account's current credentials. A token without the
+ * claim was issued before the claim existed; it counts as version 0, the value every account
+ * started at, so such a token is refused after the account's first credentials change.
+ */
+export function tokenIssuedUnderCurrentCredentials(claims: ServiceClaims, account: { credentialsVersion: number }): boolean {
+  const issuedUnder = claims[CREDENTIALS_VERSION_CLAIM] ?? 0;
+  return issuedUnder === account.credentialsVersion;
+}
+
+/** Token revocation one token at a time (logout, refresh): the `isRevoked` of @svc/auth `jwtGuard`, and `revoke`. */
 export function tokenRevocation(db: PrismaClient) {
   const sql = directSql(db);
   /**

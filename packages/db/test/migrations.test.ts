@@ -122,6 +122,33 @@ test('a failing migration leaves neither schema changes nor a bookkeeping row, a
   }
 });
 
+test('the credentials version reaches dashboard accounts that already exist as 0, the value of tokens without the claim', async () => {
+  // An existing database: every migration before this one applied, with a dashboard account in it.
+  const dir = await mkdtemp(join(tmpdir(), 'svc-migrations-'));
+  const target = '20261126040225_dashboard_user_credentials_version';
+  try {
+    for (const { name } of await readMigrations(MAIN_MIGRATIONS_DIR)) {
+      if (name >= target) continue;
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, 'migration.sql'), await readFile(join(MAIN_MIGRATIONS_DIR, name, 'migration.sql')));
+    }
+    const url = await server.createDatabase('existing');
+    await migrate(url, { migrationsDir: dir });
+    await query(
+      url,
+      `WITH c AS (INSERT INTO customers (id, email, label, updated_at) VALUES (gen_random_uuid(), 'old@example.com', 'Old', now()) RETURNING id)
+       INSERT INTO customer_dashboard_users (id, customer_id, email, password_hash, updated_at) SELECT gen_random_uuid(), id, 'old@example.com', 'hash', now() FROM c`,
+    );
+
+    const result = await migrate(url);
+    expect(result.applied).toContain(target);
+    const rows = await query<{ credentials_version: number }>(url, 'SELECT credentials_version FROM customer_dashboard_users');
+    expect(rows).toEqual([{ credentials_version: 0 }]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a missing migrations directory is a clear error', async () => {
   const url = await server.createDatabase('nodir');
   await expect(migrate(url, { migrationsDir: '/nonexistent/migrations' })).rejects.toThrow('migrations directory not found: /nonexistent/migrations');

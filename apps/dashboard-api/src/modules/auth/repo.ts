@@ -24,11 +24,15 @@ export function authRepo(db: PrismaClient) {
       });
     },
 
-    /** Uses the code, sets the password and marks the email verified (the code proved it), in one transaction. */
+    /**
+     * Uses the code, sets the password (bumping the credentials version, which revokes every
+     * earlier token of the account) and marks the email verified (the code proved it), in one
+     * transaction.
+     */
     resetPassword(userId: string, passwordHash: string, at: Date, useCode: UseCode): Promise<void> {
       return db.$transaction(async (tx) => {
         await useCode(tx);
-        await dashboardUserRepo(tx).setPassword(userId, passwordHash);
+        await dashboardUserRepo(tx).changePassword(userId, passwordHash);
         await markEmailVerified(tx, userId, at);
       });
     },

@@ -115,6 +115,7 @@ export function authRoutes(service: AuthService, ctx: DashboardContext): RouteDe
       method: 'post',
       path: `${BASE}/reset_password`,
       summary: 'Sets a new password with the mailed reset code (once); also verifies the email',
+      description: 'Revokes every customer JWT of the account issued before it (refreshed ones included), on every replica at once.',
       tags,
       guards: [codeRateLimit(ctx.rateLimits, 'resetPasswordRateLimit')],
       body: { email: emailField(), code: emailCodeField(), new_password: newPasswordField() },
@@ -126,7 +127,9 @@ export function authRoutes(service: AuthService, ctx: DashboardContext): RouteDe
       method: 'post',
       path: `${BASE}/refresh`,
       summary: 'Exchanges a live customer JWT for a new one; the old one is revoked',
-      description: 'Call before the token expires (expires_at). A token can be refreshed once.',
+      description:
+        'Call before the token expires (expires_at). A token can be refreshed once. The new token keeps the sign-in time ' +
+        '(claim auth_time); refresh answers 401 once the sign-in is DASHBOARD_SESSION_LIFETIME (default 7d) old: sign in again.',
       tags,
       guards: [ctx.customerAuth],
       errors: ['FORBIDDEN'],

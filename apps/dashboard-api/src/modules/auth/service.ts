@@ -1,9 +1,11 @@
 import {
   checkLogin,
+  credentialsVersionClaim,
   customerDetailView,
   dashboardUserView,
   hashPassword,
   requireCustomer,
+  tokenIssuedUnderCurrentCredentials,
   type CustomerRepo,
   type DashboardUserRepo,
   type EmailCodes,
@@ -26,19 +28,38 @@ export interface AuthServiceDeps {
   codes: EmailCodes;
   mailer: Mailer;
   logger: Logger;
+  /** How long after a sign-in its tokens may still be refreshed (DASHBOARD_SESSION_LIFETIME). */
+  sessionLifetimeSeconds: number;
 }
+
+/**
+ * The claim of a customer JWT holding when its session began: the sign-in's time, in seconds
+ * since the epoch (the name and meaning of OpenID Connect's `auth_time`). A refresh copies it.
+ */
+export const AUTH_TIME_CLAIM = 'auth_time';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'Unauthorized');
 
 const SENT_MSG = 'If an account needs it, a code was sent to this address';
 
 /** Dashboard accounts: sign-in with email and password, signup verified by a mailed code, password reset, refresh. */
-export function authService({ repo, users, customers, jwt, revocation, codes, mailer, logger }: AuthServiceDeps) {
-  /** A customer JWT and what the dashboard shows after sign-in. */
-  async function session(user: CustomerDashboardUser) {
+export function authService({ repo, users, customers, jwt, revocation, codes, mailer, logger, sessionLifetimeSeconds }: AuthServiceDeps) {
+  /**
+   * A customer JWT and what the dashboard shows after sign-in. `authTime`: when the session's
+   * sign-in was. The token carries the credentials version of `user` as read before the password
+   * was checked (sign-in) or the token was (refresh): a reset committed since then revokes it too.
+   */
+  async function session(user: CustomerDashboardUser, authTime: number) {
     const customer = await customers.find(user.customerId);
     if (!customer) throw unauthorized();
-    const { token, claims } = jwt.sign('customer', user.id, { email: user.email, customer_id: user.customerId });
+    const { token, claims } = jwt.sign('customer', user.id, {
+      email: user.email,
+      customer_id: user.customerId,
+      [AUTH_TIME_CLAIM]: authTime,
+      ...credentialsVersionClaim(user),
+    });
     return {
       token,
       expires_at: new Date(claims.exp * 1000).toISOString(),
@@ -58,10 +79,14 @@ export function authService({ repo, users, customers, jwt, revocation, codes, ma
     return { message: SENT_MSG };
   }
 
-  /** The account behind a customer JWT; gone (customer or user deleted) means 401. */
+  /**
+   * The account behind a customer JWT, read on every call: gone (customer or user deleted), or
+   * its credentials changed since the token was issued (a password reset), means 401.
+   */
   async function currentUser(claims: ServiceClaims): Promise<CustomerDashboardUser> {
     const user = await users.find(claims.sub);
     if (!user || user.customerId !== claims.customer_id || !user.emailVerifiedAt) throw unauthorized();
+    if (!tokenIssuedUnderCurrentCredentials(claims, user)) throw unauthorized();
     return user;
   }
 
@@ -77,7 +102,7 @@ export function authService({ repo, users, customers, jwt, revocation, codes, ma
       if (!user) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', 'Email is not verified');
       await repo.recordLogin(user.id);
-      return session({ ...user, lastLoginAt: new Date() });
+      return session({ ...user, lastLoginAt: new Date() }, nowSeconds());
     },
 
     /** Creates an unverified account of a customer and mails it a code. */
@@ -120,7 +145,10 @@ export function authService({ repo, users, customers, jwt, revocation, codes, ma
       });
     },
 
-    /** Sets a new password with a mailed code; the code also proves the address, so it counts as verified. */
+    /**
+     * Sets a new password with a mailed code; the code also proves the address, so it counts as
+     * verified. Every token of the account issued before it is revoked (credentials version).
+     */
     async resetPassword(email: string, code: string, newPassword: string) {
       const user = await users.findByEmail(email);
       if (!user) throw new AppError('INVALID_CODE', 'Invalid verification code');
@@ -133,15 +161,22 @@ export function authService({ repo, users, customers, jwt, revocation, codes, ma
     /**
      * Exchanges a live customer JWT for a new one and revokes the old: a token refreshes once
      * (of concurrent refreshes exactly one wins), so a copied token cannot be kept alive
-     * alongside its owner's.
+     * alongside its owner's. The new token keeps the session's sign-in time, and refresh is
+     * refused once that is `sessionLifetimeSeconds` old, so no chain of refreshes outlives it. A
+     * token without the claim (issued before it existed) is refused: sign in again. A refused
+     * refresh revokes nothing.
      */
     async refresh(claims: ServiceClaims) {
       const user = await currentUser(claims);
+      const authTime = claims[AUTH_TIME_CLAIM];
+      if (typeof authTime !== 'number' || nowSeconds() >= authTime + sessionLifetimeSeconds) throw unauthorized();
       if (!(await revocation.revokeOnce(claims))) throw unauthorized();
-      return session(user);
+      return session(user, authTime);
     },
 
+    /** Revokes this token; one already cut off (reset, deleted account) is 401 like on any other route. */
     async signOut(claims: ServiceClaims) {
+      await currentUser(claims);
       await revocation.revoke(claims);
       return { message: 'Signed out' };
     },
