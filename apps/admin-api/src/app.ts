@@ -42,6 +42,7 @@ export function createApp({ config, db, logger }: AdminApiDeps): ServiceApp {
   const ctx: AdminContext = { adminAuth: jwtGuard('admin', jwt, { isRevoked: revocation.isRevoked }), rateLimits: rateLimitStores(db) };
   return createServiceApp({
     name: 'admin-api',
+    trustProxy: config.trustProxy,
     classifyError: databaseUnavailableError,
     description: 'Administration: customers, API keys, wallets, TSS sessions and settings, key share nodes. See docs/api/admin.md.',
     logger: logger ?? createLogger('admin-api', config.logLevel),

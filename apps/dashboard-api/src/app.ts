@@ -51,6 +51,7 @@ export function createApp({ config, db, mailer, logger }: DashboardApiDeps): Ser
   const apiKeys = apiKeysService({ apiKeys: apiKeyRepo(db), currentUser: auth.currentUser });
   return createServiceApp({
     name: 'dashboard-api',
+    trustProxy: config.trustProxy,
     classifyError: databaseUnavailableError,
     description: 'Customer dashboard: accounts with email verification, the customer and its API keys (created, labelled, limited to origins and revoked here). See docs/api/dashboard.md.',
     logger: log,

@@ -37,6 +37,7 @@ export function createApp({ config, logger }: GatewayDeps): ServiceApp {
 
   return createServiceApp({
     name: 'gateway',
+    trustProxy: config.trustProxy,
     description: 'Routes /tss, /svc_admin and /customer_dashboard to their services.',
     routes: [specRoute],
     logger: log,

@@ -39,6 +39,7 @@ export function createApp(deps: KeyshareNodeDeps): ServiceApp {
 
   return createServiceApp({
     name: `keyshare-node`,
+    trustProxy: config.trustProxy,
     classifyError: databaseUnavailableError,
     description: `Key share node "${config.nodeName}": stores users' backup shares, bound to committed ID tokens (docs/keyshare.md).`,
     logger,

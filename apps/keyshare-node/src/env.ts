@@ -1,5 +1,5 @@
 import { readSocialProviders, type IdTokenProvidersConfig } from '@svc/auth';
-import { EnvReader } from '@svc/config';
+import { EnvReader, type TrustProxy } from '@svc/config';
 import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import type { ShareCipher } from '@svc/share-cipher';
 import { readShareCipherConfig } from '@svc/share-cipher';
@@ -14,6 +14,8 @@ export interface KeyshareNodeConfig {
   port: number;
   host: string;
   logLevel: string;
+  /** TRUST_PROXY: whose X-Forwarded-For names the client (default loopback; docs/operations.md). */
+  trustProxy: TrustProxy;
   /** The node's name: its identity towards clients and the main API, and its Shamir x-coordinate. */
   nodeName: string;
   publicUrl: string;
@@ -53,6 +55,7 @@ export function loadConfig(source: Record<string, string | undefined>): Keyshare
     port,
     host: env.string('HOST', '0.0.0.0'),
     logLevel: env.string('LOG_LEVEL', 'info'),
+    trustProxy: env.trustProxy('TRUST_PROXY'),
     nodeName,
     publicUrl: env.url('PUBLIC_URL', `http://127.0.0.1:${port}`),
     database: readDatabaseConfig(env),

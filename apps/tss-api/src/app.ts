@@ -146,6 +146,7 @@ export function createApp(deps: TssApiDeps): TssApi {
 
   const service = createServiceApp({
     name: 'tss-api',
+    trustProxy: config.trustProxy,
     classifyError: databaseUnavailableError,
     description:
       'Users and sign-in, email login, keygen, TSS sessions, two-party ECDSA triples/presign/sign (/tss/v1) and Ed25519 FROST signing (/tss/v2). Authentication: docs/auth.md; ' +

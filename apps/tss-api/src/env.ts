@@ -1,4 +1,4 @@
-import { EnvReader } from '@svc/config';
+import { EnvReader, type TrustProxy } from '@svc/config';
 import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import { readSocialProviders, type IdTokenProvidersConfig } from '@svc/auth';
 import type { MailConfig } from '@svc/mailer';
@@ -14,6 +14,8 @@ export interface TssApiConfig {
   port: number;
   host: string;
   logLevel: string;
+  /** TRUST_PROXY: whose X-Forwarded-For names the client (default loopback; docs/operations.md). */
+  trustProxy: TrustProxy;
   /** DATABASE_URL (unset: the embedded server) and MIGRATE_ON_START. */
   database: DatabaseConfig;
   /** Public base URL of the gateway; the email login's issuer is `${publicUrl}/tss/v1`. */
@@ -103,6 +105,7 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     port: env.port('PORT', 4210),
     host: env.string('HOST', '0.0.0.0'),
     logLevel: env.string('LOG_LEVEL', 'info'),
+    trustProxy: env.trustProxy('TRUST_PROXY'),
     database: readDatabaseConfig(env),
     publicUrl,
     jwt: {

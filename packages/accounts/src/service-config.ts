@@ -1,4 +1,4 @@
-import type { EnvReader } from '@svc/config';
+import type { EnvReader, TrustProxy } from '@svc/config';
 import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import type { MailConfig } from '@svc/mailer';
 
@@ -7,6 +7,8 @@ export interface AccountServiceConfig {
   port: number;
   host: string;
   logLevel: string;
+  /** TRUST_PROXY: whose X-Forwarded-For names the client (default loopback; docs/operations.md). */
+  trustProxy: TrustProxy;
   /** DATABASE_URL (unset: the embedded server of `pnpm start`) and MIGRATE_ON_START. */
   database: DatabaseConfig;
   jwtSecret: string;
@@ -20,6 +22,7 @@ export function readAccountServiceConfig(env: EnvReader, defaultPort: number): A
     port: env.port('PORT', defaultPort),
     host: env.string('HOST', '0.0.0.0'),
     logLevel: env.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'http', 'debug', 'silent'] as const, 'info'),
+    trustProxy: env.trustProxy('TRUST_PROXY'),
     database: readDatabaseConfig(env),
     jwtSecret: env.secret('JWT_SECRET', 32),
     jwtExpiresIn,

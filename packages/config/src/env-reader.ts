@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Typed reads of configuration variables that collect every problem and report them all
  * together, so a misconfigured deployment fails at start-up with one clear message rather
@@ -104,6 +106,29 @@ export class EnvReader {
     return raw as T;
   }
 
+  /**
+   * Which peers' X-Forwarded-For an HTTP service believes (Express's `trust proxy`): a hop count
+   * ("1": the one proxy in front) or a comma-separated list of addresses, CIDR ranges and the
+   * names loopback, linklocal, uniquelocal. Per-client limits key on the address this yields, so
+   * behind a gateway or ingress on a pod network "loopback" alone makes every client one address.
+   * "true" (believe anyone) is refused: any client could then pick its own address.
+   */
+  trustProxy(name: string, fallback: TrustProxy = ['loopback']): TrustProxy {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    if (/^\d+$/.test(raw)) return this.int(name, 0, { min: 0, max: 16 });
+    const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const bad = entries.filter((e) => !isTrustedProxyEntry(e));
+    if (entries.length === 0 || bad.length > 0) {
+      this.problems.push(
+        `${name} must be a hop count or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal, got "${raw}"` +
+          (/^(true|yes|on)$/i.test(raw) ? ' (trusting every peer would let any client choose its own address: give the hop count or the proxies\' ranges)' : ''),
+      );
+      return fallback;
+    }
+    return entries;
+  }
+
   /** Records a problem found by a cross-field check. */
   fail(problem: string): void {
     this.problems.push(problem);
@@ -113,6 +138,21 @@ export class EnvReader {
   done(): void {
     if (this.problems.length) throw new ConfigError(this.problems);
   }
+}
+
+/** A hop count, or the addresses / ranges / preset names of the proxies to believe. */
+export type TrustProxy = number | string[];
+
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (PROXY_PRESETS.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 const SPAN = /^(\d+)\s*([smhd])?$/i;

@@ -1,1 +1,1 @@
-export { EnvReader, ConfigError } from './env-reader.js';
+export { EnvReader, ConfigError, type TrustProxy } from './env-reader.js';

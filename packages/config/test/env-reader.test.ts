@@ -41,4 +41,15 @@ describe('EnvReader', () => {
       expect((error as Error).message).not.toContain('tiny');
     }
   });
+  it('reads TRUST_PROXY as a hop count or a list of addresses, ranges and preset names, and refuses "true"', () => {
+    const env = new EnvReader({ HOPS: '1', LIST: 'loopback, uniquelocal,10.0.0.0/8, fd00::/8,192.0.2.7' });
+    expect(env.trustProxy('HOPS')).toBe(1);
+    expect(env.trustProxy('LIST')).toEqual(['loopback', 'uniquelocal', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    expect(env.trustProxy('UNSET')).toEqual(['loopback']);
+    env.done();
+    const bad = new EnvReader({ ALL: 'true', NAME: 'gateway', MASK: '10.0.0.0/33', SIX: '::1/129', EMPTY: ' , ', MANY: '99' });
+    for (const n of ['ALL', 'NAME', 'MASK', 'SIX', 'EMPTY']) expect(bad.trustProxy(n)).toEqual(['loopback']);
+    bad.trustProxy('MANY');
+    expect(() => bad.done()).toThrow(/ALL must be a hop count[\s\S]*any client choose its own address[\s\S]*NAME[\s\S]*MASK[\s\S]*SIX[\s\S]*MANY must be an integer between 0 and 16/);
+  });
 });

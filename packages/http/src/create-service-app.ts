@@ -31,6 +31,13 @@ export interface ServiceAppOptions {
   docsUrls?: { url: string; name: string }[];
   /** Maps errors of a dependency to their own code before the generic 500 (apps with a database: @svc/db's databaseUnavailableError). */
   classifyError?: ErrorClassifier;
+  /**
+   * The proxies whose X-Forwarded-For is believed (Express's `trust proxy`): a hop count, or
+   * addresses, CIDR ranges and the names loopback / linklocal / uniquelocal (TRUST_PROXY, read
+   * by @svc/config's EnvReader.trustProxy). `req.ip`, which per-client rate limits key on, is the
+   * first address from the right that is not one of them. Default: loopback only.
+   */
+  trustProxy?: number | string[];
 }
 
 export interface ServiceApp {
@@ -56,7 +63,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? ['loopback']);
   app.use(requestId, requestLog(logger), metrics.middleware);
   app.use(helmet());
   app.use(

@@ -203,6 +203,28 @@ describe('rateLimitGuard', () => {
     expect(third.body).toEqual({ success: false, code: 'RATE_LIMITED', msg: 'Too many requests, try again later' });
     expect(third.headers['retry-after']).toBeDefined();
   });
+
+  it('counts per client behind a proxy on a private network only when trustProxy names that network', async () => {
+    const { rateLimitGuard } = await import('../src/index.js');
+    // Each request arrives from a proxy at 10.1.2.3 (a gateway or ingress on a pod network),
+    // which names its client first in X-Forwarded-For; supertest itself is the loopback hop.
+    const twoClients = async (trustProxy?: number | string[]) => {
+      const guard = rateLimitGuard({ name: 'perClient', windowMs: 60_000, limit: 1 });
+      const { app } = createServiceApp({
+        name: 'rl',
+        logger: winston.createLogger({ silent: true }),
+        ...(trustProxy !== undefined ? { trustProxy } : {}),
+        routes: [defineRoute({ method: 'post', path: '/login', summary: 'login', guards: [guard], handler: (req) => ({ ip: req.ip }) })],
+      });
+      const a = await request(app).post('/login').set('x-forwarded-for', '203.0.113.1, 10.1.2.3');
+      const b = await request(app).post('/login').set('x-forwarded-for', '203.0.113.2, 10.1.2.3');
+      return [a.status, a.body.data?.ip, b.status];
+    };
+    // Loopback alone: the proxy's address is the client's, so every client shares one limit.
+    expect(await twoClients()).toEqual([200, '10.1.2.3', 429]);
+    expect(await twoClients(['loopback', '10.0.0.0/8'])).toEqual([200, '203.0.113.1', 200]);
+    expect(await twoClients(2)).toEqual([200, '203.0.113.1', 200]);
+  });
 });
 
 describe('guard order', () => {
