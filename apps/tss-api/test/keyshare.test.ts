@@ -1,5 +1,5 @@
 import { createIdTokenVerifier, type VerifiedIdentity } from '@svc/auth';
-import { toHex } from '@svc/crypto';
+import { sssNodeXCoordinate, toHex } from '@svc/crypto';
 import { createPrivateKey, sign as nodeSign } from 'node:crypto';
 import {
   backupUserPart,
@@ -62,12 +62,24 @@ async function signIn(user: WalletUser, reachable = clients): Promise<IdTokenSes
 
 const statuses = (d: CheckData) => d.keyshare_node_meta.nodes.map((n) => `${n.name}:${n.wallet_status}:${n.node_status}`);
 
+/**
+ * createWalletUser runs keygen before any backup exists, so keygen records none: a backup made
+ * afterwards counts once its owner names the nodes in user/reshare (as after a heal).
+ */
+async function backUpAndConfirm(user: WalletUser, wallet: { curve: 'ed25519'; publicKey: string }): Promise<void> {
+  const session = await signIn(user);
+  await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: user.key.userSeedPart });
+  const all = nodes.nodes.map((n) => ({ name: n.name, endpoint: n.endpoint }));
+  const res = await post(h.baseUrl, '/tss/v1/user/reshare', { public_key: wallet.publicKey, reshared_key_shares: all }, { authorization: `Bearer ${session.idToken}`, 'x-api-key': h.apiKey });
+  expect(res.status).toBe(200);
+}
+
 describe('user/check with node status, user/reshare after data loss, recovery (three real nodes, threshold 2)', () => {
   it('keygen with backups -> ACTIVE; wiped node -> UNRECOVERABLE_DATA_LOSS; heal + user/reshare -> ACTIVE; recovery signs', async () => {
     const user = await createWalletUser(h);
     const email = (await h.t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).email;
     const wallet = { curve: 'ed25519' as const, publicKey: toHex(user.key.keygen.publicKey) };
-    await backupUserPart({ nodes: clients, threshold: 2, session: await signIn(user), wallet, userPart: user.key.userSeedPart });
+    await backUpAndConfirm(user, wallet);
 
     const healthy = await check(email);
     expect(healthy).toEqual({
@@ -175,12 +187,57 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     expect(after).not.toHaveProperty('reshare_reasons');
   });
 
+  it("a stranger's share for the key on the node that missed keygen does not count as the owner's backup", async () => {
+    const { token: idToken, email } = await freshIdToken(h, 'GOOGLE');
+    const key = await newEd25519Key();
+    const wallet = { curve: 'ed25519' as const, publicKey: toHex(key.keygen.publicKey) };
+    const session = IdTokenSession.create(idToken);
+    await nodes.node('node-2').stop();
+    try {
+      await commitToNodes(clients, session, 2);
+      await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: key.userSeedPart });
+      const res = await post(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': h.apiKey });
+      expect(res.status).toBe(200);
+    } finally {
+      await nodes.node('node-2').start();
+    }
+    // Mallory, signed in as herself, squats the victim's public key on node-2 with junk.
+    const mallory = await createWalletUser(h);
+    const junk = new Uint8Array(key.userSeedPart.length + 1).fill(7);
+    junk[junk.length - 1] = sssNodeXCoordinate('node-2');
+    await clients[1]!.register(await signIn(mallory), wallet, toHex(junk));
+    expect(await clients[1]!.check(wallet)).toBe(true);
+
+    // user/check (anyone may call it) does not take mallory's share for the owner's backup.
+    const seen = await check(email!);
+    expect(statuses(seen)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
+    expect(seen).toMatchObject({ needs_reshare: true, reshare_reasons: ['MISSING_NODE_BACKUP'] });
+    const recorded = await h.t.db.walletKeyShareNodeStatus.findMany({ where: { wallet: { publicKey: wallet.publicKey } }, include: { node: true } });
+    expect(recorded.map((r) => `${r.node.name}:${r.status}`).sort()).toEqual(['node-1:ACTIVE', 'node-3:ACTIVE']);
+
+    // The owner's heal is refused there (the node keeps the first owner), so the backup stays reported missing.
+    const sub = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sub as string;
+    const healSession = IdTokenSession.create(await h.google.issue({ sub, email, nonce: 'heal-squatted' }));
+    await commitToNodes(clients, healSession);
+    const healed = await healLostNodes({ nodes: clients, lost: ['node-2'], threshold: 2, session: healSession, wallet, verify: expectWalletKey('ed25519', wallet.publicKey, key.serverSeedPart) });
+    expect(healed.resharedKeyShares).toEqual([]);
+    expect(healed.outcomes).toMatchObject([{ name: 'node-2', ok: false, error: { code: 'KEY_SHARE_ALREADY_EXISTS' } }]);
+    expect(statuses(await check(email!))).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
+  });
+
   it('a node down: check still answers; below threshold once fewer than 2 active nodes answer', async () => {
     const user = await createWalletUser(h);
     const email = (await h.t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).email;
     const wallet = { curve: 'ed25519' as const, publicKey: toHex(user.key.keygen.publicKey) };
-    await backupUserPart({ nodes: clients, threshold: 2, session: await signIn(user), wallet, userPart: user.key.userSeedPart });
-    // Backed up after keygen here: the first check is when the nodes confirm (and get recorded).
+    const session = await signIn(user);
+    await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: user.key.userSeedPart });
+    // Backed up after keygen here: the nodes hold shares, but only the owner's user/reshare makes them count.
+    const unconfirmed = await check(email);
+    expect(statuses(unconfirmed)).toEqual(['node-1:NOT_REGISTERED:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:NOT_REGISTERED:ONLINE']);
+    expect(unconfirmed).toMatchObject({ needs_reshare: true, reshare_reasons: ['MISSING_NODE_BACKUP'], active_nodes_below_threshold: true });
+    const all = nodes.nodes.map((n) => ({ name: n.name, endpoint: n.endpoint }));
+    const confirm = await post(h.baseUrl, '/tss/v1/user/reshare', { public_key: wallet.publicKey, reshared_key_shares: all }, { authorization: `Bearer ${session.idToken}`, 'x-api-key': h.apiKey });
+    expect(confirm.status).toBe(200);
     expect(statuses(await check(email))).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:ACTIVE:ONLINE', 'node-3:ACTIVE:ONLINE']);
     try {
       await nodes.node('node-3').stop();

@@ -12,16 +12,21 @@ export interface ResharedKeyShare {
 }
 
 /**
- * What a node's answer means for one wallet, given what the main database recorded:
- * - it holds the share: ACTIVE, except a recorded data loss stays until user/reshare confirms
- *   the fresh share (a share that appeared by itself is not trusted to be the user's);
- * - it lacks a share recorded as registered: UNRECOVERABLE_DATA_LOSS (and recorded so);
+ * What a node's answer means for one wallet, given what the main database recorded. Only keygen
+ * (the nodes confirming right after the owner registered) and user/reshare (the owner, signed in,
+ * naming the nodes it re-created shares on) make a node ACTIVE. The node's check is public and
+ * says only that *someone* registered a share for the key: anyone who knows a public key can
+ * register junk for it on a node that lacks the owner's share, so a share that appeared by itself
+ * is not trusted to be the owner's.
+ * - recorded ACTIVE and the node holds a share: ACTIVE;
+ * - recorded ACTIVE and it holds none: UNRECOVERABLE_DATA_LOSS (and recorded so);
+ * - recorded NOT_REGISTERED or UNRECOVERABLE_DATA_LOSS: stays so, whatever the node says, until
+ *   user/reshare confirms;
  * - no answer: the recorded status, with node_status UNREACHABLE.
  */
 function walletStatusOf(recorded: WalletStatus, answer: ProbeResult): WalletStatus {
-  if (answer === undefined) return recorded;
-  if (answer) return recorded === 'UNRECOVERABLE_DATA_LOSS' ? recorded : 'ACTIVE';
-  return recorded === 'NOT_REGISTERED' ? recorded : 'UNRECOVERABLE_DATA_LOSS';
+  if (answer === undefined || recorded !== 'ACTIVE') return recorded;
+  return answer ? 'ACTIVE' : 'UNRECOVERABLE_DATA_LOSS';
 }
 
 /** One node's status over all of a user's wallets: any loss wins, ACTIVE only when all are. */
@@ -83,10 +88,10 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, deps: { u
           const statuses = wallets.map((w, i) => walletStatusOf(recordedOf(w.id, node.id), answers[i]));
           const lostNow = wallets.filter((w, i) => statuses[i] === 'UNRECOVERABLE_DATA_LOSS' && recordedOf(w.id, node.id) !== 'UNRECOVERABLE_DATA_LOSS');
           if (lostNow.length) await repo.setStatuses(lostNow.map((w) => w.id), [node.id], 'UNRECOVERABLE_DATA_LOSS');
-          // A node now confirming a share nothing recorded (backed up after keygen) is recorded, so a later loss shows.
-          const confirmedNow = wallets.filter((w, i) => answers[i] === true && recordedOf(w.id, node.id) === 'NOT_REGISTERED');
-          if (confirmedNow.length) await repo.setStatuses(confirmedNow.map((w) => w.id), [node.id], 'ACTIVE');
-          if (wallets.some((w, i) => answers[i] === false && statuses[i] === 'NOT_REGISTERED')) missing.add(node.name);
+          // A backup the owner never confirmed is missing, whether or not the node holds *a* share
+          // for the key (walletStatusOf): heal re-registers it (the node replaces the owner's own
+          // share, refuses anyone else's) and user/reshare records it.
+          if (wallets.some((w, i) => answers[i] !== undefined && statuses[i] === 'NOT_REGISTERED')) missing.add(node.name);
           const reachable = answers.every((a) => a !== undefined);
           return { name: node.name, endpoint: node.endpoint, wallet_status: combine(statuses), node_status: reachable ? 'ONLINE' : 'UNREACHABLE' };
         }),
