@@ -52,8 +52,8 @@ export interface TssApiConfig {
   tssSessionSweepSeconds: number;
   /** TSS_OPEN_SESSIONS_MAX: ACTIVE triples/presign runs one wallet may have open (default 4). */
   tssOpenSessionsMax: number;
-  /** Per-user limits of the costly calls, counted in PostgreSQL (TRIPLES_RATE_LIMIT_PER_MINUTE, KEYGEN_RATE_LIMIT_PER_HOUR). */
-  rateLimits: { triplesPerMinute: number; keygenPerHour: number };
+  /** Limits of the costly calls, counted in PostgreSQL (TRIPLES_RATE_LIMIT_PER_MINUTE, KEYGEN_RATE_LIMIT_PER_HOUR, USER_CHECK_RATE_LIMIT_PER_MINUTE, USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE). */
+  rateLimits: { triplesPerMinute: number; keygenPerHour: number; userCheckPerMinute: number; userCheckPerEmailPerMinute: number };
   /** Two-party ECDSA pools (docs/api/tss-ecdsa.md). */
   ecdsa: {
     /** ECDSA_PRESIGNATURE_POOL_MAX: unused presignatures a wallet may hold (default 100). */
@@ -136,6 +136,8 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     rateLimits: {
       triplesPerMinute: env.int('TRIPLES_RATE_LIMIT_PER_MINUTE', 20, { min: 1 }),
       keygenPerHour: env.int('KEYGEN_RATE_LIMIT_PER_HOUR', 10, { min: 1 }),
+      userCheckPerMinute: env.int('USER_CHECK_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
+      userCheckPerEmailPerMinute: env.int('USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE', 30, { min: 1 }),
     },
     ecdsa: (() => {
       const presignaturePoolMax = env.int('ECDSA_PRESIGNATURE_POOL_MAX', 100, { min: 1, max: 10_000 });

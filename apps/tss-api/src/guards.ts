@@ -26,5 +26,6 @@ export function createGuards(deps: {
     idToken: idTokenGuard(deps.verifier, { onRefused: (e) => deps.logger.debug('id token refused', { reason: e.reason }) }) as Guard,
     triplesRateLimit: deps.limits.triplesStart as Guard,
     keygenRateLimit: deps.limits.keygen as Guard,
+    userCheckRateLimits: [deps.limits.userCheckPerAddress as Guard, deps.limits.userCheckPerEmail as Guard],
   };
 }

@@ -12,6 +12,10 @@ export interface ProtocolRateLimits {
   triplesPerMinute: number;
   /** Keygen calls per login identity (provider + subject) and hour. */
   keygenPerHour: number;
+  /** user/check (no credential; each call asks every node about every wallet) per client address and minute. */
+  userCheckPerMinute: number;
+  /** user/check per email and minute. */
+  userCheckPerEmailPerMinute: number;
 }
 
 /**
@@ -27,6 +31,20 @@ export function protocolRateLimits(db: PrismaClient, limits: ProtocolRateLimits)
       key: (_req, res) => `user:${authClaims(res).sub}`,
       // Only the first step opens a run; the later steps of a run are bounded by the run.
       skip: (req) => Boolean((req.body as { session_id?: unknown } | undefined)?.session_id),
+    }),
+    // user/check needs no credential (spec §5) and fans out to nodes × wallets probes from tss-api's
+    // own address, where each node limits its /check per address: unbounded, anyone could spend
+    // the nodes' allowance for tss-api and make every node read UNREACHABLE for everyone.
+    userCheckPerAddress: sharedRateLimit(db, { name: 'userCheckRateLimit', windowMs: 60_000, limit: limits.userCheckPerMinute }),
+    userCheckPerEmail: sharedRateLimit(db, {
+      name: 'userCheckEmailRateLimit',
+      windowMs: 60_000,
+      limit: limits.userCheckPerEmailPerMinute,
+      // Runs before validation: a body without a string email counts under one key (and then fails validation).
+      key: (req) => {
+        const email = (req.body as { email?: unknown } | undefined)?.email;
+        return `email:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+      },
     }),
     keygen: sharedRateLimit(db, {
       name: 'keygenRateLimit',

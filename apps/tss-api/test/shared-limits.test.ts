@@ -13,6 +13,8 @@ const OPEN_MAX = 3;
 const TRIPLES_PER_MINUTE = 5;
 const KEYGEN_PER_HOUR = 2;
 const CODES_PER_EMAIL = 3;
+const CHECKS_PER_MINUTE = 6;
+const CHECKS_PER_EMAIL = 3;
 
 describe('limits shared by replicas (two instances, one PostgreSQL)', () => {
   let h: Harness;
@@ -25,6 +27,8 @@ describe('limits shared by replicas (two instances, one PostgreSQL)', () => {
       TRIPLES_RATE_LIMIT_PER_MINUTE: String(TRIPLES_PER_MINUTE),
       KEYGEN_RATE_LIMIT_PER_HOUR: String(KEYGEN_PER_HOUR),
       EMAIL_CODE_RATE_LIMIT_PER_EMAIL: String(CODES_PER_EMAIL),
+      USER_CHECK_RATE_LIMIT_PER_MINUTE: String(CHECKS_PER_MINUTE),
+      USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE: String(CHECKS_PER_EMAIL),
     });
     second = await h.variant({});
     instances = [h.baseUrl, second.baseUrl];
@@ -74,6 +78,20 @@ describe('limits shared by replicas (two instances, one PostgreSQL)', () => {
     expect((await triples1(other, 0)).status).toBe(200);
     const step2 = await post(at(1), '/tss/v1/triples', { session_id: open!.sessionId, msg: open!.msg }, u.headers);
     expect(step2.status).toBe(200);
+  });
+
+  it(`user/check (no credential) at most ${CHECKS_PER_EMAIL} times a minute per email and ${CHECKS_PER_MINUTE} per client address, across both instances`, async () => {
+    const check = (i: number, email: string, from: string) => post(at(i), '/tss/v1/user/check', { email }, { 'x-forwarded-for': from });
+    const emailA = `limited-${randomUUID()}@example.com`;
+    for (let i = 0; i < CHECKS_PER_EMAIL; i++) expect((await check(i, i === 1 ? emailA.toUpperCase() : emailA, `198.51.100.${i + 1}`)).status).toBe(200);
+    // The same email from yet another address: the email's own limit.
+    const perEmail = await check(CHECKS_PER_EMAIL, ` ${emailA} `, '198.51.100.99');
+    expect([perEmail.status, perEmail.body]).toEqual([429, { success: false, code: 'RATE_LIMITED', msg: 'Too many requests, try again later' }]);
+    // One address asking about many emails: the address's limit.
+    const from = '203.0.113.50';
+    for (let i = 0; i < CHECKS_PER_MINUTE; i++) expect((await check(i, `other-${i}-${randomUUID()}@example.com`, from)).status).toBe(200);
+    expect((await check(0, `other-last-${randomUUID()}@example.com`, from)).status).toBe(429);
+    expect((await check(1, `fresh-${randomUUID()}@example.com`, '203.0.113.51')).status).toBe(200);
   });
 
   it(`keygen at most ${KEYGEN_PER_HOUR} times an hour per login identity across both instances`, async () => {

@@ -14,4 +14,6 @@ export interface TssGuards {
   triplesRateLimit: Guard;
   /** Per-identity limit of keygen calls (after idToken). */
   keygenRateLimit: Guard;
+  /** Limits of user/check, which needs no credential: per client address, then per email. */
+  userCheckRateLimits: Guard[];
 }

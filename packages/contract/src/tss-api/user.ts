@@ -108,13 +108,17 @@ export const userSignout = defineContract({
 export const userCheck = defineContract({
   ...tssApiPaths.userCheck,
   summary: 'Whether an account exists for an email, and the state of its key share nodes',
+  description:
+    'No credential (spec \u00a75). Limited per client address (USER_CHECK_RATE_LIMIT_PER_MINUTE, default 120) and per email ' +
+    '(USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE, default 30), counted across replicas: each call asks every key share node about every wallet.',
   tags: ['user'],
+  auth: ['userCheckRateLimit', 'userCheckEmailRateLimit'],
   body: {
     // Spec §7: an empty email is no email.
     email: field.string({ max: 320, typeMessage: 'email is required' }).check<string>((v) => v !== '', 'email is required'),
     auth_type: field.oneOf(AUTH_TYPES).optional(),
   },
-  errors: ['UNKNOWN_ERROR'],
+  errors: ['RATE_LIMITED', 'UNKNOWN_ERROR'],
   response: CHECK_RESULT,
 });
 

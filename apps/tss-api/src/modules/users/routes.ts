@@ -20,6 +20,7 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
       handler: (_req, res) => service.signout(authClaims(res)),
     }),
     bindRoute(tssApi.userCheck, {
+      guards: guards.userCheckRateLimits,
       handler: (req) => service.check(req.body.email, req.body.auth_type as AuthType | undefined),
     }),
   ];
