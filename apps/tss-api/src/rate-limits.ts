@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { authClaims, verifiedIdentity } from '@svc/auth';
 import { rateLimitStore, type PrismaClient } from '@svc/db';
 import { rateLimitGuard, type RateLimitOptions } from '@svc/http';
@@ -35,15 +36,18 @@ export function protocolRateLimits(db: PrismaClient, limits: ProtocolRateLimits)
     // user/check needs no credential (spec §5) and fans out to nodes × wallets probes from tss-api's
     // own address, where each node limits its /check per address: unbounded, anyone could spend
     // the nodes' allowance for tss-api and make every node read UNREACHABLE for everyone.
-    userCheckPerAddress: sharedRateLimit(db, { name: 'userCheckRateLimit', windowMs: 60_000, limit: limits.userCheckPerMinute }),
+    // A failing store lets the call through: user/check's own failure is the spec's (500 "Failed to get user").
+    userCheckPerAddress: sharedRateLimit(db, { name: 'userCheckRateLimit', windowMs: 60_000, limit: limits.userCheckPerMinute, passOnStoreError: true }),
     userCheckPerEmail: sharedRateLimit(db, {
       name: 'userCheckEmailRateLimit',
       windowMs: 60_000,
       limit: limits.userCheckPerEmailPerMinute,
-      // Runs before validation: a body without a string email counts under one key (and then fails validation).
+      passOnStoreError: true,
+      // Runs before validation, so the email may be anything: hashed, a NUL or an unpaired
+      // surrogate never reaches PostgreSQL's text (a body without a string email counts as "").
       key: (req) => {
         const email = (req.body as { email?: unknown } | undefined)?.email;
-        return `email:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+        return `email:${createHash('sha256').update(typeof email === 'string' ? email.trim().toLowerCase() : '').digest('hex')}`;
       },
     }),
     keygen: sharedRateLimit(db, {

@@ -17,6 +17,12 @@ export interface RateLimitOptions {
    * N times higher). Pass @svc/db's rateLimitStore to share one count across replicas.
    */
   store?: Store;
+  /**
+   * Let the request through when the store fails (default: the store's error is the answer).
+   * For a route whose own failure the spec words (tss-api's user/check: 500 "Failed to get
+   * user"), so a broken database answers as the spec says rather than as the limiter's store.
+   */
+  passOnStoreError?: boolean;
 }
 
 /**
@@ -32,6 +38,7 @@ export function rateLimitGuard(options: RateLimitOptions) {
     ...(options.key ? { keyGenerator: options.key } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.passOnStoreError ? { passOnStoreError: true } : {}),
     handler: (_req: Request, _res: Response, next: (err?: unknown) => void) => {
       next(new AppError('RATE_LIMITED', 'Too many requests, try again later'));
     },
