@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashedBodyEmail } from '@svc/accounts';
 import { authClaims, verifiedIdentity } from '@svc/auth';
 import { rateLimitStore, type PrismaClient } from '@svc/db';
 import { rateLimitGuard, type RateLimitOptions } from '@svc/http';
@@ -43,12 +43,7 @@ export function protocolRateLimits(db: PrismaClient, limits: ProtocolRateLimits)
       windowMs: 60_000,
       limit: limits.userCheckPerEmailPerMinute,
       passOnStoreError: true,
-      // Runs before validation, so the email may be anything: hashed, a NUL or an unpaired
-      // surrogate never reaches PostgreSQL's text (a body without a string email counts as "").
-      key: (req) => {
-        const email = (req.body as { email?: unknown } | undefined)?.email;
-        return `email:${createHash('sha256').update(typeof email === 'string' ? email.trim().toLowerCase() : '').digest('hex')}`;
-      },
+      key: (req) => `email:${hashedBodyEmail(req)}`,
     }),
     keygen: sharedRateLimit(db, {
       name: 'keygenRateLimit',

@@ -19,10 +19,17 @@ export function normalizeEmail(email: string): string {
  * everyone behind it. The guard runs before validation, so the body is read defensively.
  */
 export function ipAndEmailKey(req: Request): string {
-  const body = req.body as Record<string, unknown> | undefined;
-  // Hashed: the key is stored in PostgreSQL (shared limits), and the guard runs before
-  // validation, so the raw value may be 100k characters or hold NUL.
-  const email = typeof body?.email === 'string' ? createHash('sha256').update(normalizeEmail(body.email)).digest('hex') : '';
   // ipKeyGenerator groups an IPv6 address by its /56 prefix: one host owns many addresses.
-  return `${ipKeyGenerator(req.ip ?? 'unknown')}|${email}`;
+  return `${ipKeyGenerator(req.ip ?? 'unknown')}|${hashedBodyEmail(req)}`;
+}
+
+/**
+ * Rate-limit key part naming the body's email: SHA-256 hex of the normalised address, or "" when
+ * the body has no string email. Hashed because shared limits store keys in PostgreSQL and the
+ * guard runs before validation, so the raw value may be 100k characters, hold NUL or an unpaired
+ * surrogate.
+ */
+export function hashedBodyEmail(req: Request): string {
+  const email = (req.body as Record<string, unknown> | undefined)?.email;
+  return typeof email === 'string' ? createHash('sha256').update(normalizeEmail(email)).digest('hex') : '';
 }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import { hashedBodyEmail } from '@svc/accounts';
 import { tssApi } from '@svc/contract';
 import { bindRoute, type Guard, type RateLimitOptions, type RouteDef } from '@svc/http';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
-import { normalizeEmail, type EmailLoginService } from './service.js';
+import type { EmailLoginService } from './service.js';
 
 export interface EmailLoginRouteOptions {
   rateLimit: { windowMs: number; perEmail: number; perIp: number };
@@ -11,11 +11,7 @@ export interface EmailLoginRouteOptions {
   sharedLimit: (options: Omit<RateLimitOptions, 'store'>) => Guard;
 }
 
-const emailKey = (req: Request) => {
-  const email: unknown = (req.body as Record<string, unknown> | undefined)?.email;
-  // Hashed: stored in PostgreSQL before validation, so the raw value may hold NUL or a lone surrogate.
-  return `email:${typeof email === 'string' ? createHash('sha256').update(normalizeEmail(email)).digest('hex') : ''}`;
-};
+const emailKey = (req: Request) => `email:${hashedBodyEmail(req)}`;
 
 export function emailLoginRoutes(service: EmailLoginService, issuer: EmailIdTokenIssuer, options: EmailLoginRouteOptions): RouteDef[] {
   const { windowMs, perEmail, perIp } = options.rateLimit;

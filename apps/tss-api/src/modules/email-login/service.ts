@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@svc/accounts';
 import { AppError } from '@svc/envelope';
 import type { Mailer } from '@svc/mailer';
 import type { EmailIdTokenIssuer } from './id-token-issuer.js';
@@ -8,10 +9,6 @@ export interface EmailLoginOptions {
   codeTtlMinutes: number;
   maxAttempts: number;
   serverSecret: string;
-}
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 /** One-time-code login: mail a code, trade the right code (once) for a signed ID token. */
