@@ -45,7 +45,7 @@ describe('keyshare-node fuzz: every route of the OpenAPI document', () => {
         openapi,
         credentials: {},
         sign: ({ method, path, body }) => session.signedHeaders('node-1', method, path, body.toString()),
-        known: { public_key: [publicKey], id_token_hash: [session.idTokenHash], curve_type: ['ed25519'] },
+        known: { public_key: [publicKey], id_token_hash: [session.commitKey], curve_type: ['ed25519'] },
         skip: ['GET /metrics'],
         tables: {
           digest: tableDigest((sql) => node.db.$queryRawUnsafe(sql), ['key_shares', 'node_identity', 'id_token_commits']),

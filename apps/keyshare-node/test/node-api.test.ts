@@ -106,7 +106,7 @@ describe('/commit/v1/id-token', () => {
     await node1.commit(session);
     const attacker = IdTokenSession.create(session.idToken);
     await expect(node1.commit(attacker)).rejects.toMatchObject({ status: 401, code: 'ID_TOKEN_COMMITTED_TO_OTHER_KEY' });
-    const row = await nodes.node('node-1').db.idTokenCommit.findUnique({ where: { tokenHash: session.idTokenHash } });
+    const row = await nodes.node('node-1').db.idTokenCommit.findUnique({ where: { tokenHash: session.commitKey } });
     expect(row?.sessionPublicKey).toBe(session.sessionPublicKey);
   });
 

@@ -57,10 +57,10 @@ export class KeyshareNodeClient {
     return this.send<NodeInfo>('GET', KEYSHARE_PATHS.info);
   }
 
-  /** Commits SHA-256(ID token) with the session's public key. Idempotent for the same key. */
+  /** Commits the ID token's commit key (idTokenCommitKey) with the session's public key. Idempotent for the same key. */
   async commit(session: IdTokenSession): Promise<void> {
     await this.send('POST', KEYSHARE_PATHS.commit, {
-      id_token_hash: session.idTokenHash,
+      id_token_hash: session.commitKey,
       session_public_key: session.sessionPublicKey,
     });
   }

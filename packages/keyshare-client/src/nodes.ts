@@ -4,6 +4,7 @@
  * heal code and the Shamir splitting under it: what a returning user's sign-in needs.
  */
 export * from './protocol.js';
+export { canonicalIdToken, idTokenCommitKey, isCanonicalBase64url, NonCanonicalIdTokenError, ID_TOKEN_COMMIT_DOMAIN } from './id-token-commit.js';
 export { IdTokenSession } from './session.js';
 export {
   KeyshareNodeClient,

@@ -18,11 +18,13 @@ import {
 
 describe('signed requests', () => {
   it('signs the canonical request with the session key, binding node, token and body', () => {
-    const session = IdTokenSession.create('header.payload.signature');
-    expect(session.idTokenHash).toBe(sha256Hex('header.payload.signature'));
+    // A JWT-shaped token in canonical base64url (of "header", "payload", "signature").
+    const token = 'aGVhZGVy.cGF5bG9hZA.c2lnbmF0dXJl';
+    const session = IdTokenSession.create(token);
+    expect(session.idTokenHash).toBe(sha256Hex(token));
     const body = JSON.stringify({ curve_type: 'ed25519' });
     const headers = session.signedHeaders('node-1', 'post', '/keyshare/v1/keyshare', body, 1_700_000_000_000);
-    expect(headers.authorization).toBe('Bearer header.payload.signature');
+    expect(headers.authorization).toBe(`Bearer ${token}`);
     expect(headers[SIGNED_REQUEST_HEADERS.timestamp]).toBe('1700000000000');
     expect(headers[SIGNED_REQUEST_HEADERS.nonce]).toMatch(/^[0-9a-f]{32}$/);
     const fields = {
@@ -43,7 +45,7 @@ describe('signed requests', () => {
     expect(verify({ ...fields, nodeName: 'node-2' })).toBe(false);
     expect(verify({ ...fields, bodySha256: sha256Hex('{}') })).toBe(false);
     // Two sessions for one token have different keys; nonces never repeat.
-    expect(IdTokenSession.create('t').sessionPublicKey).not.toBe(IdTokenSession.create('t').sessionPublicKey);
+    expect(IdTokenSession.create(token).sessionPublicKey).not.toBe(IdTokenSession.create(token).sessionPublicKey);
     expect(session.signedHeaders('n', 'POST', '/p', '')[SIGNED_REQUEST_HEADERS.nonce]).not.toBe(fields.nonce);
   });
 

@@ -8,9 +8,11 @@ export const commitIdToken = defineContract({
   ...keyshareNodePaths.commitIdToken,
   summary: 'Commit an ID token hash to a fresh session key (before showing the token to anyone)',
   description:
-    'Binds SHA-256 of an ID token to the Ed25519 public key of a client session. First commit wins: the same hash with ' +
-    'another key is refused (401 ID_TOKEN_COMMITTED_TO_OTHER_KEY); the same pair again is accepted. Later /keyshare/v1 ' +
-    'requests with that token must be signed by this key.',
+    "Binds an ID token's commit key to the Ed25519 public key of a client session. The commit key (sent as " +
+    "`id_token_hash`) is SHA-256 of the token's canonical form, the same for every spelling of one token (for a JWT its " +
+    'signed `header.payload`; docs/keyshare.md). First commit wins: the same key with another session key is refused ' +
+    '(401 ID_TOKEN_COMMITTED_TO_OTHER_KEY); the same pair again is accepted. Later /keyshare/v1 requests with that token ' +
+    'must be signed by this key; a re-spelled copy of the token counts as the same token, or is refused outright.',
   tags: ['commit'],
   auth: ['commitRateLimit'],
   body: {

@@ -15,7 +15,8 @@ export function signedRequestGuard(authenticator: RequestAuthenticator): Guard {
       type: 'http',
       scheme: 'bearer',
       description:
-        'Authorization: Bearer <ID token> whose SHA-256 was committed to this node with a session key (POST /commit/v1/id-token), ' +
+        'Authorization: Bearer <ID token> whose commit key (SHA-256 of its canonical form) was committed to this node with a ' +
+        'session key (POST /commit/v1/id-token); a token not in canonical form (e.g. base64url with padding or non-zero unused bits) is 401. ' +
         'plus X-KS-Timestamp (Unix ms), X-KS-Nonce (16-32 random bytes, hex) and X-KS-Signature (hex Ed25519 signature by the ' +
         'session key over the canonical request; see docs/keyshare.md).',
     },
