@@ -37,8 +37,9 @@ describe('createIdTokenVerifier', () => {
       google: { issuer: google.issuer, audience: 'google-client', jwksUri: google.jwksUri },
       apple: { issuer: apple.issuer, audience: 'apple-client', jwksUri: apple.jwksUri },
       oidc: [{ issuer: other.issuer, audience: 'other-client', jwksUri: other.jwksUri }],
-      x: { baseUrl: social.baseUrl },
-      discord: { baseUrl: social.baseUrl },
+      // X login exists only with the risk accepted (X cannot say which app a token is for).
+      x: { baseUrl: social.baseUrl, acceptForeignAppTokens: true },
+      discord: { baseUrl: social.baseUrl, clientIds: [social.discordClientId, '1160000000000000002'] },
       telegram: { botToken: BOT_TOKEN, maxAgeSeconds: 3600 },
     });
   });
@@ -94,6 +95,56 @@ describe('createIdTokenVerifier', () => {
     await expect(verifier.verifyIdToken('discord:d-token-1')).resolves.toMatchObject({ subject: '77', email: 'd@example.com' });
     await expect(verifier.verifyIdToken('discord:d-token-2')).resolves.toMatchObject({ subject: '78', email: null });
     expect(await refusal(verifier.verifyIdToken('discord:unknown-token'))).toBe('provider_rejected');
+  });
+
+  describe('Discord: only tokens issued to our application (GET /oauth2/@me)', () => {
+    it('refuses a live token of the same person issued to another application, without asking for the profile', async () => {
+      // The operator of another Discord app the victim authorised replays the token it holds.
+      social.addDiscordUser('d-ours-token', { id: '501', email: 'v@example.com', verified: true });
+      social.addDiscordUser('d-foreign', { id: '501', email: 'v@example.com', verified: true }, { applicationId: '999000000000000001' });
+      await expect(verifier.verifyIdToken('discord:d-ours-token')).resolves.toMatchObject({ authType: 'DISCORD', subject: '501', email: 'v@example.com' });
+      const profileCalls = social.requestsTo('/users/@me');
+      expect(await refusal(verifier.verifyIdToken('discord:d-foreign'))).toBe('foreign_application');
+      expect(social.requestsTo('/users/@me')).toBe(profileCalls);
+    });
+
+    it('accepts every configured client id (DISCORD_CLIENT_ID may list several)', async () => {
+      social.addDiscordUser('d-second-app', { id: '502' }, { applicationId: '1160000000000000002' });
+      await expect(verifier.verifyIdToken('discord:d-second-app')).resolves.toMatchObject({ subject: '502', email: null });
+    });
+
+    it('asks one request without the email scope, two with it', async () => {
+      social.addDiscordUser('d-identify-only', { id: '503', email: 'hidden@example.com', verified: true }, { scopes: ['identify'] });
+      const before = social.requests;
+      await expect(verifier.verifyIdToken('discord:d-identify-only')).resolves.toMatchObject({ subject: '503', email: null });
+      expect(social.requests - before).toBe(1);
+      social.addDiscordUser('d-with-email', { id: '504', email: 'Shown@Example.com', verified: true });
+      const then = social.requests;
+      await expect(verifier.verifyIdToken('discord:d-with-email')).resolves.toMatchObject({ subject: '504', email: 'shown@example.com' });
+      expect(social.requests - then).toBe(2);
+    });
+
+    it('refuses a token without the identify scope (no user), and never accepts past Discord\'s expiry', async () => {
+      social.addDiscordUser('d-no-identify', { id: '505' }, { scopes: ['guilds'] });
+      expect(await refusal(verifier.verifyIdToken('discord:d-no-identify'))).toBe('provider_rejected');
+      const expires = new Date(Date.now() + 60_000);
+      social.addDiscordUser('d-short-lived', { id: '506' }, { expires });
+      const identity = await verifier.verifyIdToken('discord:d-short-lived');
+      expect(identity.expiresAt.getTime()).toBeLessThanOrEqual(expires.getTime());
+    });
+
+    it('cannot be configured without a client id', () => {
+      expect(() => createIdTokenVerifier({ discord: { baseUrl: social.baseUrl, clientIds: [] } })).toThrow(/client id/);
+    });
+  });
+
+  it('X: cannot be configured without accepting tokens of other apps, which it then accepts', async () => {
+    // X's API names the user of a token, never the app it was issued to: there is nothing to check.
+    expect(() => createIdTokenVerifier({ x: { baseUrl: social.baseUrl } as never })).toThrow(/acceptForeignAppTokens/);
+    expect(() => createIdTokenVerifier({ x: { baseUrl: social.baseUrl, acceptForeignAppTokens: false } as never })).toThrow(/acceptForeignAppTokens/);
+    // The accepted risk: a token another X app holds for this person signs in as them.
+    social.addXUser('x-token-of-another-app', { id: '4243' });
+    await expect(verifier.verifyIdToken('x:x-token-of-another-app')).resolves.toMatchObject({ authType: 'X', subject: '4243', email: null });
   });
 
   it('checks Telegram login data by its HMAC and age', async () => {

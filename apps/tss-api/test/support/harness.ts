@@ -58,8 +58,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     APPLE_JWKS_URI: apple.jwksUri,
     X_LOGIN_ENABLED: 'true',
     X_API_BASE_URL: social.baseUrl,
+    // X login starts only with this risk accepted (X cannot say which app a token is for;
+    // docs/auth.md); the tests run X login, so they accept it.
+    X_LOGIN_ACCEPT_FOREIGN_APP_TOKENS: 'true',
     DISCORD_LOGIN_ENABLED: 'true',
     DISCORD_API_BASE_URL: social.baseUrl,
+    // The stand-in issues Discord tokens to this application unless told another.
+    DISCORD_CLIENT_ID: social.discordClientId,
     TELEGRAM_BOT_TOKEN,
     // Nodes that are down: nothing listens on ports 1-3, unlike 4201-4203 where a developer's
     // `pnpm start` (or another test) may run real nodes. Tests needing live nodes start their own.

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { IdTokenError } from './id-token-error.js';
 import { createOidcVerifier, type OidcVerifier } from './oidc-verifier.js';
 import { createTelegramVerifier } from './telegram-verifier.js';
-import { DISCORD_USER_INFO, X_USER_INFO, createUserInfoVerifier } from './user-info-verifier.js';
+import { X_USER_INFO, createUserInfoVerifier, discordUserInfo } from './user-info-verifier.js';
 import { MAX_ID_TOKEN_LENGTH, type AuthType, type IdTokenProvidersConfig, type IdTokenVerifier, type VerifiedIdentity } from './types.js';
 
 /** Prefixes by which a token that is not a JWT names its provider (docs/auth.md). */
@@ -29,8 +29,17 @@ export function createIdTokenVerifier(config: IdTokenProvidersConfig): IdTokenVe
     }
   }
   const prefixed: Partial<Record<keyof typeof TOKEN_PREFIXES, (rest: string) => Promise<VerifiedIdentity> | VerifiedIdentity>> = {};
-  if (config.x) prefixed.x = createUserInfoVerifier(X_USER_INFO, config.x);
-  if (config.discord) prefixed.discord = createUserInfoVerifier(DISCORD_USER_INFO, config.discord);
+  if (config.x) {
+    // The type demands it; this holds configurations built without the compiler too.
+    if (config.x.acceptForeignAppTokens !== true) {
+      throw new Error('X login needs acceptForeignAppTokens: true: X cannot tell which app an access token was issued to (docs/auth.md)');
+    }
+    prefixed.x = createUserInfoVerifier(X_USER_INFO, config.x);
+  }
+  if (config.discord) {
+    if (!config.discord.clientIds?.length) throw new Error('Discord login needs the client id(s) of the Discord application (clientIds)');
+    prefixed.discord = createUserInfoVerifier(discordUserInfo(config.discord.clientIds), config.discord);
+  }
   if (config.telegram) prefixed.telegram = createTelegramVerifier(config.telegram);
 
   const enabled: AuthType[] = [...new Set<AuthType>([...oidc.map((v) => v.authType), ...Object.keys(prefixed).map((k) => TOKEN_PREFIXES[k as keyof typeof TOKEN_PREFIXES])])];

@@ -10,6 +10,8 @@ export type IdTokenFailure =
   | 'expired'
   | 'email_not_verified'
   | 'provider_rejected'
+  /** A live access token, but issued to another application than this deployment's. */
+  | 'foreign_application'
   | 'provider_unreachable';
 
 export class IdTokenError extends Error {

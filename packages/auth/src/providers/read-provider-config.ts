@@ -33,9 +33,29 @@ export function readSocialProviders(env: EnvReader): Omit<IdTokenProvidersConfig
       env.fail('OIDC_PROVIDERS must be a JSON array of {"issuer","client_id","jwks_uri"}');
     }
   }
-  if (env.bool('X_LOGIN_ENABLED', false)) providers.x = { baseUrl: env.url('X_API_BASE_URL', 'https://api.x.com') };
+  if (env.bool('X_LOGIN_ENABLED', false)) {
+    // X cannot say which app an access token was issued to: every X app the person ever
+    // authorised holds tokens that would sign in as them here. Only an operator who accepts
+    // that, by name, gets X login (docs/auth.md, "Access tokens of other apps").
+    if (env.bool('X_LOGIN_ACCEPT_FOREIGN_APP_TOKENS', false)) {
+      providers.x = { baseUrl: env.url('X_API_BASE_URL', 'https://api.x.com'), acceptForeignAppTokens: true };
+    } else {
+      env.fail(
+        'X_LOGIN_ENABLED=true also needs X_LOGIN_ACCEPT_FOREIGN_APP_TOKENS=true: X cannot tell which app an access token was issued to, ' +
+          'so the operator of any other X app a user authorised could sign in as that user and fetch their key shares (docs/auth.md)',
+      );
+    }
+  }
   if (env.bool('DISCORD_LOGIN_ENABLED', false)) {
-    providers.discord = { baseUrl: env.url('DISCORD_API_BASE_URL', 'https://discord.com/api/v10') };
+    const baseUrl = env.url('DISCORD_API_BASE_URL', 'https://discord.com/api/v10');
+    const clientIds = (env.optionalString('DISCORD_CLIENT_ID') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (clientIds.length === 0) {
+      env.fail('DISCORD_CLIENT_ID is required when DISCORD_LOGIN_ENABLED is true: the client id of your Discord application; tokens issued to any other application are refused');
+    } else if (!clientIds.every((id) => /^\d{1,20}$/.test(id))) {
+      env.fail('DISCORD_CLIENT_ID must be the numeric client id(s) of your Discord application(s), comma-separated');
+    } else {
+      providers.discord = { baseUrl, clientIds };
+    }
   }
   const telegramBotToken = env.optionalString('TELEGRAM_BOT_TOKEN');
   if (telegramBotToken) {

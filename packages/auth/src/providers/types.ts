@@ -46,14 +46,34 @@ export interface OidcProviderConfig {
   clockToleranceSeconds?: number;
 }
 
-/** A provider whose access token is checked by calling its user-info endpoint. */
+/** A provider whose access token is checked by calling its API with the token. */
 export interface UserInfoProviderConfig {
   /** API base URL, e.g. https://api.x.com or https://discord.com/api/v10 (a local server in tests). */
   baseUrl: string;
-  /** How long an accepted access token counts as valid for us (default 600 s). */
+  /** How long an accepted access token counts as valid for us (default 600 s; never past the provider's own expiry when it says). */
   acceptForSeconds?: number;
-  /** Timeout of the user-info call (default 5000 ms). */
+  /** Timeout of the provider calls of one verification, together (default 5000 ms). */
   timeoutMs?: number;
+}
+
+/**
+ * Discord: an access token counts only when Discord says it was issued to one of these
+ * applications (`GET /oauth2/@me` -> `application.id`). Without this, the operator of any other
+ * Discord app the person ever authorised could sign in as them with the token it holds.
+ */
+export interface DiscordProviderConfig extends UserInfoProviderConfig {
+  /** The client id(s) (= application id, a snowflake) of this deployment's Discord application(s). */
+  clientIds: string[];
+}
+
+/**
+ * X: its API offers no way to learn which app an OAuth 2.0 access token was issued to (no
+ * introspection; `/2/users/me` names only the user), so ANY X app the person ever authorised
+ * holds tokens this verifier accepts as theirs. X login therefore needs this explicit
+ * acceptance of that risk (docs/auth.md, "Access tokens of other apps").
+ */
+export interface XProviderConfig extends UserInfoProviderConfig {
+  acceptForeignAppTokens: true;
 }
 
 export interface TelegramProviderConfig {
@@ -69,8 +89,8 @@ export interface IdTokenProvidersConfig {
   apple?: OidcProviderConfig;
   /** Further OIDC issuers; their users get AuthType OIDC. */
   oidc?: OidcProviderConfig[];
-  x?: UserInfoProviderConfig;
-  discord?: UserInfoProviderConfig;
+  x?: XProviderConfig;
+  discord?: DiscordProviderConfig;
   telegram?: TelegramProviderConfig;
 }
 
