@@ -2,7 +2,7 @@ import request from 'supertest';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createIdTokenVerifier } from '@svc/auth';
-import { startOidcIssuer, telegramLoginToken, type LocalOidcIssuer } from '@svc/auth/testing';
+import { lastCharRespellings, respelledSignatures, startOidcIssuer, telegramLoginToken, type LocalOidcIssuer } from '@svc/auth/testing';
 import { sssNodeXCoordinate, toHex } from '@svc/crypto';
 import {
   canonicalRequest,
@@ -26,7 +26,6 @@ import { randomEd25519Key } from './support/fixtures.js';
  */
 
 const BOT_TOKEN = '123456:test-bot-token-for-respelling';
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** Order of P-256's group: an ES256 signature (r, s) also verifies as (r, n - s). */
 const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
@@ -55,18 +54,6 @@ afterAll(async () => {
   await rs256.close();
   await es256.close();
 });
-
-/** The other last characters of a base64url segment that a lenient decoder reads as the same bytes. */
-function lastCharRespellings(segment: string): string[] {
-  const bytes = Buffer.from(segment, 'base64url');
-  return [...ALPHABET].map((c) => segment.slice(0, -1) + c).filter((s) => s !== segment && Buffer.from(s, 'base64url').equals(bytes));
-}
-
-/** The JWT with each other last character of its signature segment (same decoded signature). */
-function respelledSignatures(token: string): string[] {
-  const cut = token.lastIndexOf('.');
-  return lastCharRespellings(token.slice(cut + 1)).map((s) => `${token.slice(0, cut + 1)}${s}`);
-}
 
 /** An ES256 JWT with its signature (r, s) replaced by (r, n - s): another valid signature. */
 function es256Malleated(token: string): string {

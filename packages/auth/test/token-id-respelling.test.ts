@@ -1,5 +1,5 @@
 import { createIdTokenVerifier } from '../src/index.js';
-import { startOidcIssuer, telegramLoginToken, type LocalOidcIssuer } from '../src/testing/index.js';
+import { lastCharRespellings, respelledSignatures, startOidcIssuer, telegramLoginToken, type LocalOidcIssuer } from '../src/testing/index.js';
 
 /*
  * VerifiedIdentity.tokenId names one token for replay records (tss-api's witnessed_id_tokens,
@@ -13,7 +13,6 @@ import { startOidcIssuer, telegramLoginToken, type LocalOidcIssuer } from '../sr
  */
 
 const BOT_TOKEN = '4242:token-id-respelling';
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 let rs256: LocalOidcIssuer;
@@ -33,16 +32,6 @@ afterAll(async () => {
   await rs256.close();
   await es256.close();
 });
-
-function lastCharRespellings(segment: string): string[] {
-  const bytes = Buffer.from(segment, 'base64url');
-  return [...ALPHABET].map((c) => segment.slice(0, -1) + c).filter((s) => s !== segment && Buffer.from(s, 'base64url').equals(bytes));
-}
-
-function respelledSignatures(token: string): string[] {
-  const cut = token.lastIndexOf('.');
-  return lastCharRespellings(token.slice(cut + 1)).map((s) => `${token.slice(0, cut + 1)}${s}`);
-}
 
 describe('tokenId is the same for every spelling of one token, and differs between tokens', () => {
   it.each([
