@@ -337,6 +337,31 @@ describe('bad server answers are detected, never returned as a signature', () =>
     await expect(w.signIn(idToken)).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
   });
 
+  it("a secp256k1 key from the server other than the device's is PROTOCOL_ERROR at sign-in, and leaves no account", async () => {
+    const w = newWallet({ gatewayUrl: proxy.url, storage: wallet.storage, keyshareNodes: stack.nodeRefs, keyshareThreshold: 2 });
+    const idToken = await emailIdToken(w, email, ++mailCount);
+    const attacker = toHex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
+    proxy.setTamper((path, body) => {
+      if (path.endsWith('/user/signin')) for (const x of (body.data as SignInResult).user.wallets) if (x.curve === 'secp256k1') x.public_key = attacker;
+    });
+    await expect(w.signIn(idToken)).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
+    expect(w.user).toBeUndefined();
+  });
+
+  it('a refresh naming another secp256k1 key does not change the signers: PROTOCOL_ERROR, not the attacker\'s address', async () => {
+    const w = await throughProxy();
+    const honest = (await w.signers()).secp256k1.publicKey;
+    const attacker = toHex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
+    proxy.setTamper((path, body) => {
+      if (path.endsWith('/user/signin_silently')) for (const x of (body.data as SignInResult).user.wallets) if (x.curve === 'secp256k1') x.public_key = attacker;
+    });
+    // The refresh replaces the account with the server's answer (resume says the keys differ) ...
+    await expect(w.restore()).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
+    // ... and signers built afterwards refuse it instead of taking the server's key.
+    await expect(w.signers()).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
+    expect(toHex(honest)).not.toBe(attacker);
+  });
+
   it('a keygen answer naming another public key is PROTOCOL_ERROR, and nothing is stored', async () => {
     const w = newWallet({ gatewayUrl: proxy.url, keyshareNodes: stack.nodeRefs, keyshareThreshold: 2 });
     const fresh = `user-${randomUUID().slice(0, 8)}@example.com`;

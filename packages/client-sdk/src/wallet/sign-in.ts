@@ -81,9 +81,11 @@ async function signInSteps(ctx: WalletContext, idToken: string, signal: AbortSig
     if (isSvcError(err, 'USER_NOT_FOUND') || isSvcError(err, 'WALLET_NOT_FOUND')) return { status: 'needs_keygen' };
     throw err;
   }
+  // Before the token is kept: a server naming another key than the device holds (PROTOCOL_ERROR)
+  // leaves no session and no account behind.
+  const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
   ctx.api.setToken(result);
   await ctx.session.settled();
-  const status = (await hasAllShares(ctx, result.user.wallets)) ? 'ready' : 'needs_recovery';
   if (status === 'ready') warmUp(ctx);
   return { status, user: result.user, check: await checkNodes(ctx, withSignal(signal)) };
 }

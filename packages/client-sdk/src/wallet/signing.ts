@@ -11,6 +11,7 @@ import { ed25519Packages } from './client-shares.js';
 import type { EcdsaWiring } from './ecdsa-pools.js';
 import { abortable, type FlowOptions } from './abort.js';
 import { withSvcErrors } from './protocol-errors.js';
+import { shareStorageKey } from '../storage/share-storage.js';
 import { loadShare } from './stored-shares.js';
 import { walletOf, type WalletContext } from './wallet-context.js';
 
@@ -32,7 +33,14 @@ async function makeSigners(ctx: WalletContext, signal: AbortSignal | undefined):
   if (!equalBytes(ed25519.publicKey, fromHex(walletOf(ctx.requireAccount().wallets, 'ed25519').public_key, 'public_key'))) {
     throw new SvcError('PROTOCOL_ERROR', 'the server\u2019s ed25519 wallet key differs from the key this device holds');
   }
-  const publicKey = fromHex(walletOf(ctx.requireAccount().wallets, 'secp256k1').public_key, 'public_key');
+  // The secp256k1 key (the Ethereum and Cosmos addresses) is the device's too, not the server's
+  // word: the account is replaced by every token the server sends (sign-in, each refresh), so a
+  // server naming another key would otherwise show its own addresses as the user's.
+  // loadShare refuses a stored share of another key (PROTOCOL_ERROR). A custom ECDSA wiring may
+  // keep no share here; then a stored one, if any, is still compared.
+  const secpWallet = walletOf(ctx.requireAccount().wallets, 'secp256k1');
+  if (!ctx.options.ecdsa || (await ctx.storage.get(shareStorageKey(secpWallet.wallet_id, 'secp256k1')))) await loadShare(ctx, 'secp256k1');
+  const publicKey = fromHex(secpWallet.public_key, 'public_key');
   const wiring = ctx.options.ecdsa?.({ publicKey, api: ctx.api }) ?? { ...ecdsaWiring(ctx), step: lazyEcdsaSignStep(api) };
   return { ed25519, secp256k1: new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step) };
 }
