@@ -1,4 +1,5 @@
-import { createNoopSigner, getTransactionDecoder, getTransactionEncoder, type Address } from '@solana/kit';
+import { randomBytes } from 'node:crypto';
+import { compileOffchainMessageEnvelope, createNoopSigner, getTransactionDecoder, getTransactionEncoder, type Address } from '@solana/kit';
 import { SvcError, type Signers } from '../src/index.js';
 import { registerStandardWallet, SvcStandardWallet, type StandardWalletAccount } from '../src/solana.js';
 import { localSigners } from './helpers/local-signers.js';
@@ -80,6 +81,25 @@ describe('SvcStandardWallet features', () => {
       expect(signatureType).toBe('ed25519');
       expect(signedMessage).toEqual(messages[i]);
       expect(await kitVerifies(account.address as Address, signature, signedMessage)).toBe(true);
+      expect(opensslVerifies(account.publicKey, signature, signedMessage)).toBe(true);
+    }
+  });
+
+  it('solana:signMessage refuses the message bytes of a legacy or v0 transaction, signs text, random and off-chain bytes', async () => {
+    const { wallet, account } = await connected();
+    const address = account.address as Address;
+    for (const version of ['legacy', 0] as const) {
+      const tx = transfer({ feePayer: address, source: createNoopSigner(address), destination, amount: 5n, version });
+      const err = await wallet.features['solana:signMessage'].signMessage({ account, message: new Uint8Array(tx.messageBytes) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SvcError);
+      expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', status: 0 });
+    }
+    const offchain = compileOffchainMessageEnvelope({ version: 1, requiredSignatories: [{ address }], content: 'Sign in to dapp.example' }).content;
+    const messages = [new TextEncoder().encode('Sign in to dapp.example'), new Uint8Array(randomBytes(512)), new Uint8Array(offchain)];
+    const out = await wallet.features['solana:signMessage'].signMessage(...messages.map((message) => ({ account, message })));
+    for (const [i, { signedMessage, signature }] of out.entries()) {
+      expect(signedMessage).toEqual(messages[i]);
+      expect(await kitVerifies(address, signature, signedMessage)).toBe(true);
       expect(opensslVerifies(account.publicKey, signature, signedMessage)).toBe(true);
     }
   });

@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import {
   assertIsFullySignedTransaction,
+  compileOffchainMessageEnvelope,
+  getCompiledTransactionMessageDecoder,
   createKeyPairSignerFromPrivateKeyBytes,
   createNoopSigner,
   createSignableMessage,
@@ -49,6 +52,47 @@ describe('signMessage', () => {
       expect(opensslVerifies(signers.ed25519.publicKey, signature, bytes)).toBe(true);
       expect(await kitVerifies(wallet.address, signature, Uint8Array.from([9]))).toBe(false);
     }
+  });
+});
+
+describe('signMessage refuses Solana transactions (a message signature must not sign a transaction)', () => {
+  const destination = '11111111111111111111111111111112' as Address;
+  // A real kit transfer from this wallet, legacy and v0: what a hostile dapp would pass as a "message".
+  const transactions = (['legacy', 0] as const).map((version) => transfer({ feePayer: wallet.address, source: createNoopSigner(wallet.address), destination, amount: SOL, version }));
+
+  it('refuses the compiled message bytes of a legacy and a v0 transfer, and its wire bytes', async () => {
+    for (const tx of transactions) {
+      const messageBytes = new Uint8Array(tx.messageBytes);
+      expect(getCompiledTransactionMessageDecoder().decode(messageBytes).version).toBe(tx === transactions[0] ? 'legacy' : 0);
+      for (const bytes of [messageBytes, new Uint8Array(getTransactionEncoder().encode(tx))]) {
+        const err = await wallet.signMessage(bytes).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(SvcError);
+        expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', status: 0, msg: expect.stringContaining('signTransaction') });
+      }
+    }
+  });
+
+  it('refuses them through messageSigner too', async () => {
+    for (const tx of transactions) {
+      await expect(wallet.messageSigner.signMessages([createSignableMessage(new Uint8Array(tx.messageBytes))])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
+  });
+
+  it('still signs text, random bytes and an off-chain message (0xff "solana offchain")', async () => {
+    const offchain = compileOffchainMessageEnvelope({
+      version: 1,
+      requiredSignatories: [{ address: wallet.address }],
+      content: 'Sign in to dapp.example',
+    }).content;
+    expect([offchain[0], new TextDecoder().decode(offchain.slice(1, 16))]).toEqual([0xff, 'solana offchain']);
+    const messages = [new TextEncoder().encode('Sign in to dapp.example ✓\n'.repeat(40)), new Uint8Array(randomBytes(1232)), new Uint8Array(offchain)];
+    for (const bytes of messages) {
+      const { signature } = await wallet.signMessage(bytes);
+      expect(await kitVerifies(wallet.address, signature, bytes)).toBe(true);
+      expect(opensslVerifies(signers.ed25519.publicKey, signature, bytes)).toBe(true);
+    }
+    const [dictionary] = await wallet.messageSigner.signMessages([createSignableMessage(new Uint8Array(offchain))]);
+    expect(await kitVerifies(wallet.address, dictionary![wallet.address]!, new Uint8Array(offchain))).toBe(true);
   });
 });
 

@@ -32,10 +32,11 @@ export function transfer(opts: {
   destination: Address;
   amount: bigint;
   blockhash?: typeof OFFLINE_BLOCKHASH;
+  version?: 'legacy' | 0;
 }): Transaction {
   return compileTransaction(
     pipe(
-      createTransactionMessage({ version: 0 }),
+      createTransactionMessage({ version: opts.version ?? 0 }),
       (m) => setTransactionMessageFeePayer(opts.feePayer, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(opts.blockhash ?? OFFLINE_BLOCKHASH, m),
       (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: opts.source, destination: opts.destination, amount: lamports(opts.amount) }), m),

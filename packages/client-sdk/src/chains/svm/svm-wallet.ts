@@ -2,12 +2,14 @@ import {
   createSolanaRpc,
   getAddressDecoder,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
   getTransactionEncoder,
   type Address,
   type Commitment,
   type MessagePartialSigner,
+  type ReadonlyUint8Array,
   type Signature,
   type SignatureBytes,
   type SignatureDictionary,
@@ -63,14 +65,20 @@ export class SvmWallet {
         sequential(messages, async (message): Promise<SignatureDictionary> => {
           // Each message is a threshold signing session: a cancelled batch stops before the next one.
           config?.abortSignal?.throwIfAborted();
+          assertNotTransaction(message.content);
           return { [this.address]: (await signEd25519(this.signer, message.content)) as SignatureBytes };
         }),
     };
   }
 
-  /** Signs arbitrary bytes (UTF-8 for a string), as wallet-standard solana:signMessage. */
+  /**
+   * Signs arbitrary bytes (UTF-8 for a string), as wallet-standard solana:signMessage. Bytes that
+   * are a Solana transaction message (or a wire transaction) are refused with INVALID_ARGUMENT:
+   * their signature would be a transaction signature (use signTransaction).
+   */
   async signMessage(message: Uint8Array | string): Promise<SvmSignedMessage> {
     const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : message;
+    assertNotTransaction(bytes);
     return { signedMessage: bytes, signature: await signEd25519(this.signer, bytes) };
   }
 
@@ -148,6 +156,36 @@ function decode(transaction: SvmTransactionInput): Transaction {
     return getTransactionDecoder().decode(transaction);
   } catch (err) {
     throw new SvcError('INVALID_ARGUMENT', 'the bytes are not a wire transaction', 0, { cause: err });
+  }
+}
+
+/**
+ * The one check of every message signing path (signMessage, messageSigner, and through
+ * signMessage the Wallet Standard's solana:signMessage): an Ed25519 signature over a compiled
+ * transaction message is that transaction's signature, so such bytes are refused. Refused: bytes
+ * that kit's decoder reads completely as a compiled message (legacy, v0, or any later version it
+ * knows) asking for at least one signature, and bytes that are a wire transaction (signatures
+ * and such a message). Text, arbitrary bytes and off-chain messages (0xff 'solana offchain', an
+ * unsupported version to the decoder) do not decode and are signed.
+ */
+function assertNotTransaction(bytes: ReadonlyUint8Array): void {
+  let wire: Transaction | undefined;
+  try {
+    wire = getTransactionDecoder().decode(bytes);
+  } catch {
+    // not a wire transaction
+  }
+  if (isTransactionMessage(bytes) || (wire && Object.keys(wire.signatures).length > 0 && isTransactionMessage(wire.messageBytes))) {
+    throw new SvcError('INVALID_ARGUMENT', 'signMessage refuses a Solana transaction (its signature would sign the transaction): use signTransaction');
+  }
+}
+
+function isTransactionMessage(bytes: ReadonlyUint8Array): boolean {
+  try {
+    const [message, end] = getCompiledTransactionMessageDecoder().read(bytes, 0);
+    return end === bytes.length && message.header.numSignerAccounts > 0;
+  } catch {
+    return false;
   }
 }
 
