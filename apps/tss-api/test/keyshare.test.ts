@@ -150,57 +150,57 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     expect(((await replay.json()) as { code: string }).code).toBe('INVALID_REQUEST_SIGNATURE');
   });
 
-  it('keygen while a node is down records only the nodes that confirmed; user/check reports the missing backup until healed', async () => {
+  /**
+   * A new Google user's keygen while node-2 is down, in the client's order: back up on the nodes
+   * first (two of three suffice), then keygen. Also returns a fresh ID token maker for that user.
+   */
+  async function keygenWhileNode2Down() {
     const { token: idToken, email } = await freshIdToken(h, 'GOOGLE');
     const key = await newEd25519Key();
     const wallet = { curve: 'ed25519' as const, publicKey: toHex(key.keygen.publicKey) };
     const session = IdTokenSession.create(idToken);
-    // The client's order: back up on the nodes first (two of three suffice), then keygen.
     await nodes.node('node-2').stop();
-    let walletId: string;
     try {
       await commitToNodes(clients, session, 2);
       await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: key.userSeedPart });
       const res = await post<{ user: { wallet_id: string } }>(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': h.apiKey });
       expect(res.status).toBe(200);
-      walletId = res.body.data!.user.wallet_id;
+      const sub = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sub as string;
+      /** A new sign-in of the same user, committed to every node. */
+      const signInAgain = async (nonce: string) => {
+        const again = IdTokenSession.create(await h.google.issue({ sub, email, nonce }));
+        await commitToNodes(clients, again);
+        return again;
+      };
+      return { email: email!, key, wallet, walletId: res.body.data!.user.wallet_id, signInAgain };
     } finally {
       await nodes.node('node-2').start();
     }
+  }
+
+  it('keygen while a node is down records only the nodes that confirmed; user/check reports the missing backup until healed', async () => {
+    const { email, key, wallet, walletId, signInAgain } = await keygenWhileNode2Down();
     const recorded = await h.t.db.walletKeyShareNodeStatus.findMany({ where: { walletId }, include: { node: true } });
     expect(recorded.map((r) => `${r.node.name}:${r.status}`).sort()).toEqual(['node-1:ACTIVE', 'node-3:ACTIVE']);
 
-    const missing = await check(email!);
+    const missing = await check(email);
     expect(statuses(missing)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
     expect(missing).toMatchObject({ exists: true, needs_reshare: true, reshare_reasons: ['MISSING_NODE_BACKUP'], active_nodes_below_threshold: false });
 
     // Repaired like a data loss: node-2's share from node-1 and node-3, then user/reshare.
-    const healSession = IdTokenSession.create(await h.google.issue({ sub: JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sub, email, nonce: 'heal' }));
-    await commitToNodes(clients, healSession);
+    const healSession = await signInAgain('heal');
     const verify = expectWalletKey('ed25519', wallet.publicKey, key.serverSeedPart);
     const healed = await healLostNodes({ nodes: clients, lost: ['node-2'], threshold: 2, session: healSession, wallet, verify });
     const headers = { authorization: `Bearer ${healSession.idToken}`, 'x-api-key': h.apiKey };
     expect((await post(h.baseUrl, '/tss/v1/user/reshare', { public_key: wallet.publicKey, reshared_key_shares: healed.resharedKeyShares }, headers)).status).toBe(200);
-    const after = await check(email!);
+    const after = await check(email);
     expect(statuses(after)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:ACTIVE:ONLINE', 'node-3:ACTIVE:ONLINE']);
     expect(after).toMatchObject({ needs_reshare: false });
     expect(after).not.toHaveProperty('reshare_reasons');
   });
 
   it("a stranger's share for the key on the node that missed keygen does not count as the owner's backup", async () => {
-    const { token: idToken, email } = await freshIdToken(h, 'GOOGLE');
-    const key = await newEd25519Key();
-    const wallet = { curve: 'ed25519' as const, publicKey: toHex(key.keygen.publicKey) };
-    const session = IdTokenSession.create(idToken);
-    await nodes.node('node-2').stop();
-    try {
-      await commitToNodes(clients, session, 2);
-      await backupUserPart({ nodes: clients, threshold: 2, session, wallet, userPart: key.userSeedPart });
-      const res = await post(h.baseUrl, '/tss/v1/keygen', { ed25519: ed25519KeygenBody(key) }, { authorization: `Bearer ${idToken}`, 'x-api-key': h.apiKey });
-      expect(res.status).toBe(200);
-    } finally {
-      await nodes.node('node-2').start();
-    }
+    const { email, key, wallet, signInAgain } = await keygenWhileNode2Down();
     // Mallory, signed in as herself, squats the victim's public key on node-2 with junk.
     const mallory = await createWalletUser(h);
     const junk = new Uint8Array(key.userSeedPart.length + 1).fill(7);
@@ -209,20 +209,18 @@ describe('user/check with node status, user/reshare after data loss, recovery (t
     expect(await clients[1]!.check(wallet)).toBe(true);
 
     // user/check (anyone may call it) does not take mallory's share for the owner's backup.
-    const seen = await check(email!);
+    const seen = await check(email);
     expect(statuses(seen)).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
     expect(seen).toMatchObject({ needs_reshare: true, reshare_reasons: ['MISSING_NODE_BACKUP'] });
     const recorded = await h.t.db.walletKeyShareNodeStatus.findMany({ where: { wallet: { publicKey: wallet.publicKey } }, include: { node: true } });
     expect(recorded.map((r) => `${r.node.name}:${r.status}`).sort()).toEqual(['node-1:ACTIVE', 'node-3:ACTIVE']);
 
     // The owner's heal is refused there (the node keeps the first owner), so the backup stays reported missing.
-    const sub = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sub as string;
-    const healSession = IdTokenSession.create(await h.google.issue({ sub, email, nonce: 'heal-squatted' }));
-    await commitToNodes(clients, healSession);
+    const healSession = await signInAgain('heal-squatted');
     const healed = await healLostNodes({ nodes: clients, lost: ['node-2'], threshold: 2, session: healSession, wallet, verify: expectWalletKey('ed25519', wallet.publicKey, key.serverSeedPart) });
     expect(healed.resharedKeyShares).toEqual([]);
     expect(healed.outcomes).toMatchObject([{ name: 'node-2', ok: false, error: { code: 'KEY_SHARE_ALREADY_EXISTS' } }]);
-    expect(statuses(await check(email!))).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
+    expect(statuses(await check(email))).toEqual(['node-1:ACTIVE:ONLINE', 'node-2:NOT_REGISTERED:ONLINE', 'node-3:ACTIVE:ONLINE']);
   });
 
   it('a node down: check still answers; below threshold once fewer than 2 active nodes answer', async () => {

@@ -44,32 +44,21 @@ export interface RecoverInput {
   verify?: SssVerify;
 }
 
-export interface FetchedShares {
-  /** The shares that passed the per-node checks, in node order. */
-  shares: Uint8Array[];
+/** The shares that passed the per-node checks (each with its node's index), and every node's outcome. */
+interface FetchedShares {
+  fetched: { index: number; share: Uint8Array }[];
   outcomes: NodeOutcome[];
-}
-
-/** A share as one node answered it. */
-interface NodeShare {
-  index: number;
-  share: Uint8Array;
 }
 
 /**
  * Fetches the caller's share from each node in parallel; unreachable or refusing nodes are
- * reported, not fatal. A share that cannot be this node's (another x-coordinate than the node's
- * own, or a length the other nodes' shares do not have) is reported as INVALID_SHARE and left
- * out: one node's bad answer must not stand in the way of the t good ones.
+ * reported, not fatal. A share that cannot be this node's is left out: another x-coordinate than
+ * the node's own (INVALID_RESPONSE), or a length the other nodes' shares do not have
+ * (INVALID_SHARE). One node's bad answer must not stand in the way of the t good ones.
  */
-export async function fetchShares(nodes: readonly KeyshareNodeClient[], session: IdTokenSession, wallet: WalletRef): Promise<FetchedShares> {
-  const { fetched, outcomes } = await fetchNodeShares(nodes, session, wallet);
-  return { shares: fetched.map((f) => f.share), outcomes };
-}
-
-async function fetchNodeShares(nodes: readonly KeyshareNodeClient[], session: IdTokenSession, wallet: WalletRef): Promise<{ fetched: NodeShare[]; outcomes: NodeOutcome[] }> {
+async function fetchShares(nodes: readonly KeyshareNodeClient[], session: IdTokenSession, wallet: WalletRef): Promise<FetchedShares> {
   const results = await Promise.allSettled(nodes.map((n) => n.fetchShare(session, wallet)));
-  const fetched: NodeShare[] = [];
+  const fetched: FetchedShares['fetched'] = [];
   const outcomes = nodes.map((n, i) => {
     const r = results[i]!;
     if (r.status === 'fulfilled') {
@@ -109,7 +98,7 @@ function badShare(node: KeyshareNodeClient, msg: string): NodeOutcome {
  */
 async function tolerateBadShares<T>(
   nodes: readonly KeyshareNodeClient[],
-  got: { fetched: NodeShare[]; outcomes: NodeOutcome[] },
+  got: FetchedShares,
   threshold: number,
   use: (shares: Uint8Array[]) => Promise<T>,
 ): Promise<T> {
@@ -136,7 +125,7 @@ async function tolerateBadShares<T>(
  * remain or nothing passes `verify`.
  */
 export async function recoverUserPart(input: RecoverInput): Promise<{ userPart: Uint8Array; outcomes: NodeOutcome[] }> {
-  const got = await fetchNodeShares(input.nodes, input.session, input.wallet);
+  const got = await fetchShares(input.nodes, input.session, input.wallet);
   if (got.fetched.length < input.threshold) {
     throw new KeyshareBackupError(`got ${got.fetched.length} shares, need ${input.threshold}`, got.outcomes);
   }
@@ -164,7 +153,7 @@ export async function healLostNodes(input: HealInput): Promise<{ resharedKeyShar
   const lost = input.nodes.filter((n) => input.lost.includes(n.name));
   if (lost.length !== input.lost.length) throw new TypeError('every lost node must be one of nodes');
   const healthy = input.nodes.filter((n) => !input.lost.includes(n.name));
-  const got = await fetchNodeShares(healthy, input.session, input.wallet);
+  const got = await fetchShares(healthy, input.session, input.wallet);
   if (got.fetched.length < input.threshold) {
     throw new KeyshareBackupError(`got ${got.fetched.length} healthy shares, need ${input.threshold} to heal`, got.outcomes);
   }

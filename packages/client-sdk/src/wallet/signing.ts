@@ -1,7 +1,7 @@
 import { equalBytes } from '@noble/curves/utils.js';
 import { fromHex } from '@svc/crypto/hex';
 import { tssApi } from '@svc/contract/client';
-import { SvcError } from '../errors.js';
+import { isSvcError, SvcError } from '../errors.js';
 import type { Signers } from '../signers.js';
 import type { AuthedPoster } from '../threshold/ed25519-threshold-signer.js';
 import { Ed25519ThresholdSigner } from '../threshold/ed25519-threshold-signer.js';
@@ -11,7 +11,6 @@ import { ed25519Packages } from './client-shares.js';
 import type { EcdsaWiring } from './ecdsa-pools.js';
 import { abortable, type FlowOptions } from './abort.js';
 import { withSvcErrors } from './protocol-errors.js';
-import { shareStorageKey } from '../storage/share-storage.js';
 import { loadShare } from './stored-shares.js';
 import { walletOf, type WalletContext } from './wallet-context.js';
 
@@ -37,10 +36,11 @@ async function makeSigners(ctx: WalletContext, signal: AbortSignal | undefined):
   // word: the account is replaced by every token the server sends (sign-in, each refresh), so a
   // server naming another key would otherwise show its own addresses as the user's.
   // loadShare refuses a stored share of another key (PROTOCOL_ERROR). A custom ECDSA wiring may
-  // keep no share here; then a stored one, if any, is still compared.
-  const secpWallet = walletOf(ctx.requireAccount().wallets, 'secp256k1');
-  if (!ctx.options.ecdsa || (await ctx.storage.get(shareStorageKey(secpWallet.wallet_id, 'secp256k1')))) await loadShare(ctx, 'secp256k1');
-  const publicKey = fromHex(secpWallet.public_key, 'public_key');
+  // keep no share on this device: then there is nothing to compare.
+  await loadShare(ctx, 'secp256k1').catch((err: unknown) => {
+    if (!(ctx.options.ecdsa && isSvcError(err, 'NO_LOCAL_SHARE'))) throw err;
+  });
+  const publicKey = fromHex(walletOf(ctx.requireAccount().wallets, 'secp256k1').public_key, 'public_key');
   const wiring = ctx.options.ecdsa?.({ publicKey, api: ctx.api }) ?? { ...ecdsaWiring(ctx), step: lazyEcdsaSignStep(api) };
   return { ed25519, secp256k1: new Secp256k1ThresholdSigner(publicKey, wiring.source, wiring.step) };
 }
