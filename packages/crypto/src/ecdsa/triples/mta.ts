@@ -1,5 +1,5 @@
 import { randomBytes } from '@noble/hashes/utils.js';
-import { Fn } from '../common/group.js';
+import { Fn, ORDER } from '../common/group.js';
 import { prgScalars } from '../ot/prg.js';
 
 /*
@@ -21,6 +21,10 @@ export const MTA_OTS = 384;
 const select = (t: number, x: bigint, y: bigint): bigint => x ^ ((x ^ y) & -BigInt(t));
 const sign = (t: number, x: bigint): bigint => select(t, x, Fn.neg(x)); // (−1)^t·x
 
+// The sums below (of 383 or 384 terms) are accumulated as plain integers and reduced mod n once,
+// with n − x standing for −x: the same values mod n, with one reduction instead of one or two per
+// term (those reductions were a fifth of the MtAs' CPU).
+
 export interface MtaReceiverPart {
   chi1: bigint;
   seed: Uint8Array;
@@ -32,21 +36,18 @@ export function mtaReceiverPrepare(t: readonly number[], v: readonly bigint[], b
   const seed = randomBytes(32);
   const chi = prgScalars('mta chi', seed, MTA_OTS - 1);
   let acc = 0n;
-  for (let i = 1; i < MTA_OTS; i++) acc = Fn.add(acc, sign(t[i]!, chi[i - 1]!));
-  const chi1 = sign(t[0]!, Fn.sub(b, acc));
-  let sumChiV = Fn.mul(chi1, v[0]!);
-  for (let i = 1; i < MTA_OTS; i++) sumChiV = Fn.add(sumChiV, Fn.mul(chi[i - 1]!, v[i]!));
-  return { chi1, seed, sumChiV };
+  for (let i = 1; i < MTA_OTS; i++) acc += select(t[i]!, chi[i - 1]!, ORDER - chi[i - 1]!);
+  const chi1 = sign(t[0]!, Fn.sub(b, Fn.create(acc)));
+  let sumChiV = chi1 * v[0]!;
+  for (let i = 1; i < MTA_OTS; i++) sumChiV += chi[i - 1]! * v[i]!;
+  return { chi1, seed, sumChiV: Fn.create(sumChiV) };
 }
 
 export function mtaReceiverFinish(t: readonly number[], part: MtaReceiverPart, c0: readonly bigint[], c1: readonly bigint[]): bigint {
   const chi = prgScalars('mta chi', part.seed, MTA_OTS - 1);
-  let beta = 0n;
-  for (let i = 0; i < MTA_OTS; i++) {
-    const c = select(t[i]!, c0[i]!, c1[i]!);
-    beta = Fn.add(beta, Fn.mul(i === 0 ? part.chi1 : chi[i - 1]!, c));
-  }
-  return Fn.sub(beta, part.sumChiV);
+  let beta = part.chi1 * select(t[0]!, c0[0]!, c1[0]!);
+  for (let i = 1; i < MTA_OTS; i++) beta += chi[i - 1]! * select(t[i]!, c0[i]!, c1[i]!);
+  return Fn.sub(Fn.create(beta), part.sumChiV);
 }
 
 export function mtaSend(
@@ -58,15 +59,16 @@ export function mtaSend(
 ): { c0: bigint[]; c1: bigint[]; alpha: bigint } {
   const delta = prgScalars('mta delta', randomBytes(32), MTA_OTS);
   const chi = prgScalars('mta chi', seed, MTA_OTS - 1);
-  const c0: bigint[] = [];
-  const c1: bigint[] = [];
-  let alpha = 0n;
+  const c0 = new Array<bigint>(MTA_OTS);
+  const c1 = new Array<bigint>(MTA_OTS);
+  const minusA = ORDER - a;
+  let alpha = chi1 * delta[0]!;
   for (let i = 0; i < MTA_OTS; i++) {
     const d = delta[i]!;
-    c0.push(Fn.add(Fn.add(v0[i]!, d), a));
-    c1.push(Fn.sub(Fn.add(v1[i]!, d), a));
-    alpha = Fn.add(alpha, Fn.mul(i === 0 ? chi1 : chi[i - 1]!, d));
+    c0[i] = Fn.create(v0[i]! + d + a);
+    c1[i] = Fn.create(v1[i]! + d + minusA);
+    if (i > 0) alpha += chi[i - 1]! * d;
   }
   delta.fill(0n);
-  return { c0, c1, alpha: Fn.neg(alpha) };
+  return { c0, c1, alpha: Fn.neg(Fn.create(alpha)) };
 }
