@@ -150,8 +150,15 @@ describe('token kinds (spec §5 rule 4)', () => {
 describe('a password rehash at login', () => {
   it('is no error for an account deleted since login read it: 0 rows, not a 500', async () => {
     const gone = randomUUID();
-    await expect(adminsRepo(h.t.db).setPassword(gone, 'hash')).resolves.toBeUndefined();
+    await expect(adminsRepo(h.t.db).setPassword(gone, 'hash', 'previous hash')).resolves.toBeUndefined();
     expect(await h.t.db.adminUser.count({ where: { id: gone } })).toBe(0);
+  });
+
+  it('leaves a password set since login read the row as it is', async () => {
+    const admin = await adminsRepo(h.t.db).insert(`rehash-${randomUUID()}@example.com`, 'hash read at login');
+    await h.t.db.adminUser.update({ where: { id: admin.id }, data: { passwordHash: 'hash set since' } });
+    await adminsRepo(h.t.db).setPassword(admin.id, 'rehash of the old password', 'hash read at login');
+    expect(await h.t.db.adminUser.findUnique({ where: { id: admin.id } })).toMatchObject({ passwordHash: 'hash set since' });
   });
 });
 

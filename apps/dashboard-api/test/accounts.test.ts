@@ -172,7 +172,7 @@ describe('writes after a read, to an account deleted in between', () => {
   it('are no error: the login stamp and a password rehash touch 0 rows instead of throwing (no 500 mid-request)', async () => {
     const gone = randomUUID();
     await expect(authRepo(h.t.db).recordLogin(gone)).resolves.toBeUndefined();
-    await expect(dashboardUserRepo(h.t.db).setPassword(gone, 'hash')).resolves.toBeUndefined();
+    await expect(dashboardUserRepo(h.t.db).setPassword(gone, 'hash', 'previous hash')).resolves.toBeUndefined();
     expect(await h.t.db.customerDashboardUser.count({ where: { id: gone } })).toBe(0);
   });
 });

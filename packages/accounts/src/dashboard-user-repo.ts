@@ -23,10 +23,12 @@ export function dashboardUserRepo(db: Tx) {
     /**
      * Replaces the hash of the same password (a rehash with today's argon2 parameters at sign-in):
      * the credentials do not change, so tokens stay valid. A new password is `changePassword`.
-     * updateMany: an account deleted since it was read is no error (0 rows), not Prisma's P2025.
+     * Only while the row still holds `previousHash`, the hash the password was checked against: a
+     * reset committed since sign-in read the row must not be overwritten with the old password.
+     * updateMany: an account deleted or changed since it was read is no error (0 rows), not Prisma's P2025.
      */
-    async setPassword(userId: string, passwordHash: string): Promise<void> {
-      await db.customerDashboardUser.updateMany({ where: { id: userId }, data: { passwordHash } });
+    async setPassword(userId: string, passwordHash: string, previousHash: string): Promise<void> {
+      await db.customerDashboardUser.updateMany({ where: { id: userId, passwordHash: previousHash }, data: { passwordHash } });
     },
 
     /**

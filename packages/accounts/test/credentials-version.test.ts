@@ -1,6 +1,8 @@
+import argon2 from 'argon2';
 import type { ServiceClaims } from '@svc/auth';
 import { startTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { dashboardUserRepo } from '../src/dashboard-user-repo.js';
+import { checkLogin, hashPassword, verifyPassword } from '../src/password.js';
 import { CREDENTIALS_VERSION_CLAIM, credentialsVersionClaim, tokenIssuedUnderCurrentCredentials } from '../src/revoked-token-repo.js';
 
 let t: TestDatabase;
@@ -35,10 +37,25 @@ describe('credentials version (revoking all tokens of an account at once)', () =
     const user = await users.create({ customerId: customer.id, email: 'cv@example.com', passwordHash: 'h0', emailVerifiedAt: new Date() });
     expect(user.credentialsVersion).toBe(0);
 
-    await users.setPassword(user.id, 'h1');
+    await users.setPassword(user.id, 'h1', 'h0');
     expect(await users.find(user.id)).toMatchObject({ passwordHash: 'h1', credentialsVersion: 0 });
     await users.changePassword(user.id, 'h2');
     await users.changePassword(user.id, 'h3');
     expect(await users.find(user.id)).toMatchObject({ passwordHash: 'h3', credentialsVersion: 2 });
+  });
+
+  it('a sign-in rehash that read the row before a reset does not put the old password back', async () => {
+    const customer = await t.db.customer.create({ data: { email: 'race@example.com', label: 'Race' } });
+    const users = dashboardUserRepo(t.db);
+    // Hashed with older, weaker parameters: the next sign-in rehashes it.
+    const stale = await argon2.hash('old password 1', { type: argon2.argon2id, memoryCost: 8192, timeCost: 1 });
+    const user = await users.create({ customerId: customer.id, email: 'race@example.com', passwordHash: stale, emailVerifiedAt: new Date() });
+    const read = await users.findByEmail('race@example.com'); // sign-in reads the row,
+    await users.changePassword(user.id, await hashPassword('new password 2')); // the owner's reset commits,
+    await checkLogin(read, 'old password 1', (u, hash) => users.setPassword(u.id, hash, u.passwordHash)); // sign-in rehashes
+    const now = await users.find(user.id);
+    expect(now?.credentialsVersion).toBe(1);
+    expect(await verifyPassword(now!.passwordHash, 'new password 2')).toBe(true);
+    expect(await verifyPassword(now!.passwordHash, 'old password 1')).toBe(false);
   });
 });

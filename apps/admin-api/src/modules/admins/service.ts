@@ -25,7 +25,7 @@ export interface AdminsServiceDeps {
 export function adminsService({ repo, jwt, revocation }: AdminsServiceDeps) {
   return {
     async login(email: string, password: string) {
-      const admin = await checkLogin(await repo.findByEmail(email), password, (a, hash) => repo.setPassword(a.id, hash));
+      const admin = await checkLogin(await repo.findByEmail(email), password, (a, hash) => repo.setPassword(a.id, hash, a.passwordHash));
       if (!admin) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
       const { token, claims } = jwt.sign('admin', admin.id, { email: admin.email });
       return { token, expires_at: new Date(claims.exp * 1000).toISOString(), admin: adminView(admin) };

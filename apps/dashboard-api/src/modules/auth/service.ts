@@ -98,7 +98,7 @@ export function authService({ repo, users, customers, jwt, revocation, codes, ma
      * ever told to someone who knows the password.
      */
     async signIn(email: string, password: string) {
-      const user = await checkLogin(await users.findByEmail(email), password, (u, hash) => users.setPassword(u.id, hash));
+      const user = await checkLogin(await users.findByEmail(email), password, (u, hash) => users.setPassword(u.id, hash, u.passwordHash));
       if (!user) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', 'Email is not verified');
       await repo.recordLogin(user.id);
