@@ -62,8 +62,8 @@ async function signInSteps(ctx: WalletContext, idToken: string, signal: AbortSig
   const claims = readJwtClaims(idToken);
   const { nodes, threshold } = await keyshareNodes(ctx, claims.email, signal);
   checkAborted(signal);
+  const session = idTokenSession(idToken);
   ctx.id?.session.destroy();
-  const session = IdTokenSession.create(idToken);
   const outcomes = await withSvcErrors('committing the ID token to the key share nodes', () => commitToNodes(nodes, session, threshold));
   checkAborted(signal);
   ctx.id = {
@@ -88,6 +88,19 @@ async function signInSteps(ctx: WalletContext, idToken: string, signal: AbortSig
   await ctx.session.settled();
   if (status === 'ready') warmUp(ctx);
   return { status, user: result.user, check: await checkNodes(ctx, withSignal(signal)) };
+}
+
+/**
+ * The session for this token. A token the nodes would refuse (not one canonical spelling,
+ * IdTokenSession throws a TypeError) is the app's argument: SvcError like every SDK failure,
+ * and thrown before the current session is ended.
+ */
+function idTokenSession(idToken: string): IdTokenSession {
+  try {
+    return IdTokenSession.create(idToken);
+  } catch (cause) {
+    throw new SvcError('INVALID_ARGUMENT', `this ID token cannot be used at the key share nodes: ${(cause as Error).message}`, 0, { cause });
+  }
 }
 
 /** Continues with a stored service JWT (no ID token): refreshed through signin_silently. */
