@@ -11,7 +11,10 @@ export type CommitOutcome = 'created' | 'same_key' | 'other_key';
  * node never saw the tokens), no lookup can hit one (a commit key hashes a text that starts with
  * "svc-id-token-commit-v1\n", which no raw token does, so they never collide), and each expires
  * within KS_COMMIT_TTL_SECONDS (default 24 h) of its commit, after which purgeExpired deletes it.
- * A client that committed the old way commits again at its next sign-in.
+ * An updated client commits under the new key at its next sign-in. A client built before the
+ * change keeps committing the old key, and every signed request of it is then 401
+ * ID_TOKEN_NOT_COMMITTED: clients and nodes are updated together (docs/keyshare.md). No fallback
+ * to the old key is possible: it is what let a re-spelled token pass.
  */
 export class CommitRepo {
   constructor(private readonly db: NodeDb) {}
