@@ -2,6 +2,7 @@ import { hashedBodyEmail } from '@svc/accounts';
 import { authClaims, verifiedIdentity } from '@svc/auth';
 import { rateLimitStore, type PrismaClient } from '@svc/db';
 import { rateLimitGuard, type RateLimitOptions } from '@svc/http';
+import { markNodeChecksSpent } from './kernel/node-check-budget.js';
 
 /** A rate limit whose counts live in PostgreSQL: every replica of tss-api counts against one limit. */
 export function sharedRateLimit(db: PrismaClient, options: Omit<RateLimitOptions, 'store'>) {
@@ -15,7 +16,7 @@ export interface ProtocolRateLimits {
   keygenPerHour: number;
   /** user/check (no credential; each call asks every node about every wallet) per client address and minute. */
   userCheckPerMinute: number;
-  /** user/check per email and minute. */
+  /** user/check calls that ask the nodes, per email and minute (later ones answer from the database). */
   userCheckPerEmailPerMinute: number;
 }
 
@@ -38,12 +39,14 @@ export function protocolRateLimits(db: PrismaClient, limits: ProtocolRateLimits)
     // the nodes' allowance for tss-api and make every node read UNREACHABLE for everyone.
     // A failing store lets the call through: user/check's own failure is the spec's (500 "Failed to get user").
     userCheckPerAddress: sharedRateLimit(db, { name: 'userCheckRateLimit', windowMs: 60_000, limit: limits.userCheckPerMinute, passOnStoreError: true }),
+    // Per email, a budget of node checks, not a limit (kernel/node-check-budget.ts).
     userCheckPerEmail: sharedRateLimit(db, {
       name: 'userCheckEmailRateLimit',
       windowMs: 60_000,
       limit: limits.userCheckPerEmailPerMinute,
       passOnStoreError: true,
       key: (req) => `email:${hashedBodyEmail(req)}`,
+      overLimit: (_req, res) => markNodeChecksSpent(res),
     }),
     keygen: sharedRateLimit(db, {
       name: 'keygenRateLimit',

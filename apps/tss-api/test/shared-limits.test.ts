@@ -5,6 +5,12 @@ import { newSecp256k1Key } from './support/ecdsa-client.js';
 import { createEcdsaUser, type EcdsaUser } from './support/ecdsa-user.js';
 import { post, type Envelope } from './support/wallet-client.js';
 
+interface CheckResult {
+  exists: boolean;
+  needs_reshare: boolean;
+  keyshare_node_meta: { threshold: number; nodes: { name: string; endpoint: string; wallet_status: string; node_status?: string }[] };
+}
+
 /*
  * Limits that must hold for the service as a whole, not per replica: every case runs against
  * two app instances on one PostgreSQL, alternating between them.
@@ -80,13 +86,22 @@ describe('limits shared by replicas (two instances, one PostgreSQL)', () => {
     expect(step2.status).toBe(200);
   });
 
-  it(`user/check (no credential) at most ${CHECKS_PER_EMAIL} times a minute per email and ${CHECKS_PER_MINUTE} per client address, across both instances`, async () => {
-    const check = (i: number, email: string, from: string) => post(at(i), '/tss/v1/user/check', { email }, { 'x-forwarded-for': from });
-    const emailA = `limited-${randomUUID()}@example.com`;
-    for (let i = 0; i < CHECKS_PER_EMAIL; i++) expect((await check(i, i === 1 ? emailA.toUpperCase() : emailA, `198.51.100.${i + 1}`)).status).toBe(200);
-    // The same email from yet another address: the email's own limit.
-    const perEmail = await check(CHECKS_PER_EMAIL, ` ${emailA} `, '198.51.100.99');
-    expect([perEmail.status, perEmail.body]).toEqual([429, { success: false, code: 'RATE_LIMITED', msg: 'Too many requests, try again later' }]);
+  it(`user/check asks the nodes at most ${CHECKS_PER_EMAIL} times a minute per email, then answers from the database (no lockout); at most ${CHECKS_PER_MINUTE} calls per client address; across both instances`, async () => {
+    const check = (i: number, email: string, from: string) => post<CheckResult>(at(i), '/tss/v1/user/check', { email }, { 'x-forwarded-for': from });
+    const owner = await createEcdsaUser(h);
+    const { email } = await h.t.db.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    const nodes = (r: Envelope<CheckResult>) => r.body.data!.keyshare_node_meta.nodes;
+    // Within the email's budget, from other addresses: the nodes are asked (here they are down).
+    let asked: Envelope<CheckResult> | undefined;
+    for (let i = 0; i < CHECKS_PER_EMAIL; i++) {
+      asked = await check(i, i === 1 ? email.toUpperCase() : email, `198.51.100.${i + 1}`);
+      expect([asked.status, nodes(asked).map((n) => n.node_status)]).toEqual([200, ['UNREACHABLE', 'UNREACHABLE', 'UNREACHABLE']]);
+    }
+    // Past it, the owner from its own address still gets its answer: the recorded statuses, no node asked.
+    const past = await check(CHECKS_PER_EMAIL, ` ${email} `, '198.51.100.99');
+    expect(past.status).toBe(200);
+    expect(nodes(past)).toEqual(nodes(asked!).map((n) => ({ ...n, node_status: 'NOT_CHECKED' })));
+    expect(past.body.data).toMatchObject({ exists: true, needs_reshare: asked!.body.data!.needs_reshare });
     // One address asking about many emails: the address's limit.
     const from = '203.0.113.50';
     for (let i = 0; i < CHECKS_PER_MINUTE; i++) expect((await check(i, `other-${i}-${randomUUID()}@example.com`, from)).status).toBe(200);

@@ -23,13 +23,21 @@ export interface RateLimitOptions {
    * user"), so a broken database answers as the spec says rather than as the limiter's store.
    */
   passOnStoreError?: boolean;
+  /**
+   * Past the limit, call this and let the request through instead of answering 429: for a route
+   * that has a cheaper answer to fall back to, where refusing would let anyone who knows the key
+   * (an email, say) lock its owner out. The route reads what this marked on `res.locals`.
+   */
+  overLimit?: (req: Request, res: Response) => void;
 }
 
 /**
  * A route guard that answers 429 RATE_LIMITED (with Retry-After) past `limit` requests per
- * key in `windowMs`, counted in `store` (default: per process).
+ * key in `windowMs`, counted in `store` (default: per process); with `overLimit`, it marks the
+ * request instead and lets it through.
  */
 export function rateLimitGuard(options: RateLimitOptions) {
+  const { overLimit } = options;
   const limiter = rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
@@ -39,19 +47,25 @@ export function rateLimitGuard(options: RateLimitOptions) {
     ...(options.skip ? { skip: options.skip } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.passOnStoreError ? { passOnStoreError: true } : {}),
-    handler: (_req: Request, _res: Response, next: (err?: unknown) => void) => {
+    handler: (req: Request, res: Response, next: (err?: unknown) => void) => {
+      if (overLimit) {
+        overLimit(req, res);
+        next();
+        return;
+      }
       next(new AppError('RATE_LIMITED', 'Too many requests, try again later'));
     },
   });
+  const per = `${options.limit} requests per ${Math.round(options.windowMs / 1000)} s`;
   return {
     name: options.name,
     scheme: {
       type: 'apiKey',
       in: 'header',
       name: 'X-Rate-Limit',
-      description: `Rate limited: ${options.limit} requests per ${Math.round(options.windowMs / 1000)} s (not a credential)`,
+      description: overLimit ? `Budget of ${per}, past which the route answers more cheaply (not a credential)` : `Rate limited: ${per} (not a credential)`,
     },
-    errors: ['RATE_LIMITED'] as const,
+    errors: overLimit ? ([] as const) : (['RATE_LIMITED'] as const),
     middleware: limiter,
   };
 }

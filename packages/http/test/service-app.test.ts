@@ -204,6 +204,23 @@ describe('rateLimitGuard', () => {
     expect(third.headers['retry-after']).toBeDefined();
   });
 
+  it('with overLimit, marks the requests past the limit and lets them through (no 429)', async () => {
+    const { rateLimitGuard } = await import('../src/index.js');
+    const guard = rateLimitGuard({ name: 'budget', windowMs: 60_000, limit: 2, overLimit: (_req, res) => { res.locals.over = true; } });
+    expect(guard.errors).toEqual([]);
+    const { app } = createServiceApp({
+      name: 'rl',
+      logger: winston.createLogger({ silent: true }),
+      routes: [defineRoute({ method: 'post', path: '/check', summary: 'check', guards: [guard], handler: (_req, res) => ({ cheap: res.locals.over === true }) })],
+    });
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await request(app).post('/check');
+      answers.push([res.status, res.body.data?.cheap]);
+    }
+    expect(answers).toEqual([[200, false], [200, false], [200, true], [200, true]]);
+  });
+
   it('counts per client behind a proxy on a private network only when trustProxy names that network', async () => {
     const { rateLimitGuard } = await import('../src/index.js');
     // Each request arrives from a proxy at 10.1.2.3 (a gateway or ingress on a pod network),

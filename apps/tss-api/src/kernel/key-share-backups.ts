@@ -5,8 +5,12 @@
  */
 
 export type WalletStatus = 'ACTIVE' | 'UNRECOVERABLE_DATA_LOSS' | 'NOT_REGISTERED';
-/** Whether tss-api could reach the node just now (an addition to the spec's node fields). */
-export type NodeStatus = 'ONLINE' | 'UNREACHABLE';
+/**
+ * Whether tss-api could reach the node just now (an addition to the spec's node fields), or
+ * NOT_CHECKED: it did not ask (the email's budget of node checks is spent, rate-limits.ts), and
+ * wallet_status is the recorded one.
+ */
+export type NodeStatus = 'ONLINE' | 'UNREACHABLE' | 'NOT_CHECKED';
 
 export interface KeyshareNodeMeta {
   name: string;
@@ -38,8 +42,8 @@ export interface BackedUpWallet {
 }
 
 export interface KeyShareBackups {
-  /** The nodes' status for the user's wallets (null: no user yet). */
-  checkWallets(walletIds: string[] | null): Promise<KeyshareCheck>;
+  /** The nodes' status for the user's wallets (null: no user yet); `askNodes: false` answers from the database alone. */
+  checkWallets(walletIds: string[] | null, options?: { askNodes?: boolean }): Promise<KeyshareCheck>;
   /** After keygen: records the wallets the nodes confirm they back up. */
   recordConfirmedBackups(wallets: BackedUpWallet[]): Promise<void>;
 }

@@ -56,7 +56,11 @@ const CHECK_RESULT = {
               name: { type: 'string' },
               endpoint: { type: 'string', format: 'uri' },
               wallet_status: { type: 'string', enum: ['ACTIVE', 'UNRECOVERABLE_DATA_LOSS', 'NOT_REGISTERED'] },
-              node_status: { type: 'string', enum: ['ONLINE', 'UNREACHABLE'], description: 'Whether the node answered this check (absent when the user has no wallet)' },
+              node_status: {
+                type: 'string',
+                enum: ['ONLINE', 'UNREACHABLE', 'NOT_CHECKED'],
+                description: 'Whether the node answered this check; NOT_CHECKED: not asked, because this email\u2019s budget of node checks is spent for the minute, and wallet_status is the recorded one (absent when the user has no wallet)',
+              },
             },
           },
         },
@@ -109,8 +113,10 @@ export const userCheck = defineContract({
   ...tssApiPaths.userCheck,
   summary: 'Whether an account exists for an email, and the state of its key share nodes',
   description:
-    'No credential (spec \u00a75). Limited per client address (USER_CHECK_RATE_LIMIT_PER_MINUTE, default 120) and per email ' +
-    '(USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE, default 30), counted across replicas: each call asks every key share node about every wallet.',
+    'No credential (spec \u00a75). Each call asks every key share node about every wallet, so it is limited per client address ' +
+    '(USER_CHECK_RATE_LIMIT_PER_MINUTE, default 120; 429 past it), and the nodes are asked at most USER_CHECK_RATE_LIMIT_PER_EMAIL_PER_MINUTE ' +
+    '(default 30) times a minute per email, both counted across replicas. Past the email\u2019s budget the call is still answered, from the ' +
+    'database alone (node_status NOT_CHECKED): refusing it would let anyone who knows an email block its owner\u2019s sign-in.',
   tags: ['user'],
   auth: ['userCheckRateLimit', 'userCheckEmailRateLimit'],
   body: {

@@ -22,7 +22,9 @@ export interface ResharedKeyShare {
  * - recorded ACTIVE and it holds none: UNRECOVERABLE_DATA_LOSS (and recorded so);
  * - recorded NOT_REGISTERED or UNRECOVERABLE_DATA_LOSS: stays so, whatever the node says, until
  *   user/reshare confirms;
- * - no answer: the recorded status, with node_status UNREACHABLE.
+ * - no answer: the recorded status, with node_status UNREACHABLE;
+ * - not asked (the email's budget of node checks is spent): the recorded status, with node_status
+ *   NOT_CHECKED.
  */
 function walletStatusOf(recorded: WalletStatus, answer: ProbeResult): WalletStatus {
   if (answer === undefined || recorded !== 'ACTIVE') return recorded;
@@ -67,8 +69,9 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, deps: { u
      * Asks every active node, in parallel, whether it holds each wallet's share (one call per
      * node and wallet, each bounded by the probe's timeout), and records newly found losses.
      * A user without wallets (signup) is not probed: every node NOT_REGISTERED (spec §3 rule 1).
+     * With `askNodes: false` no node is asked: the recorded statuses, each node NOT_CHECKED.
      */
-    async checkWallets(walletIds: string[] | null): Promise<KeyshareCheck> {
+    async checkWallets(walletIds: string[] | null, { askNodes = true }: { askNodes?: boolean } = {}): Promise<KeyshareCheck> {
       const nodes = await repo.activeNodes();
       if (!walletIds || walletIds.length === 0) {
         return {
@@ -84,6 +87,9 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, deps: { u
       const missing = new Set<string>();
       const metaNodes = await Promise.all(
         nodes.map(async (node): Promise<KeyshareNodeMeta> => {
+          if (!askNodes) {
+            return { name: node.name, endpoint: node.endpoint, wallet_status: combine(wallets.map((w) => recordedOf(w.id, node.id))), node_status: 'NOT_CHECKED' };
+          }
           const answers = await Promise.all(wallets.map((w) => probe(node, { curve: w.curve, publicKey: w.publicKey })));
           const statuses = wallets.map((w, i) => walletStatusOf(recordedOf(w.id, node.id), answers[i]));
           const lostNow = wallets.filter((w, i) => statuses[i] === 'UNRECOVERABLE_DATA_LOSS' && recordedOf(w.id, node.id) !== 'UNRECOVERABLE_DATA_LOSS');
@@ -99,8 +105,9 @@ export function keyshareService(repo: KeyshareRepo, threshold: number, deps: { u
       const reasons: ReshareReason[] = [];
       if (metaNodes.some((n) => n.wallet_status === 'UNRECOVERABLE_DATA_LOSS')) reasons.push('UNRECOVERABLE_NODE_DATA_LOSS');
       if (missing.size > 0) reasons.push('MISSING_NODE_BACKUP');
-      // Only nodes that answered just now and hold every share count: a down node cannot serve a recovery.
-      const active = metaNodes.filter((n) => n.wallet_status === 'ACTIVE' && n.node_status === 'ONLINE').length;
+      // Only nodes that answered just now and hold every share count (a down node cannot serve a
+      // recovery); nodes not asked count as recorded.
+      const active = metaNodes.filter((n) => n.wallet_status === 'ACTIVE' && n.node_status !== 'UNREACHABLE').length;
       return {
         keyshare_node_meta: { threshold, nodes: metaNodes },
         needs_reshare: reasons.length > 0,

@@ -3,6 +3,7 @@ import { tssApi } from '@svc/contract';
 import type { AuthType } from '@svc/db';
 import { bindRoute, type RouteDef } from '@svc/http';
 import type { TssGuards } from '../../kernel/guards.js';
+import { mayAskNodes } from '../../kernel/node-check-budget.js';
 import type { UsersService } from './service.js';
 
 export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[] {
@@ -21,7 +22,7 @@ export function userRoutes(service: UsersService, guards: TssGuards): RouteDef[]
     }),
     bindRoute(tssApi.userCheck, {
       guards: guards.userCheckRateLimits,
-      handler: (req) => service.check(req.body.email, req.body.auth_type as AuthType | undefined),
+      handler: (req, res) => service.check(req.body.email, req.body.auth_type as AuthType | undefined, { askNodes: mayAskNodes(res) }),
     }),
   ];
 }

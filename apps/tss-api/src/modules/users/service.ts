@@ -41,10 +41,10 @@ export function usersService(repo: UsersRepo, keyshare: KeyShareBackups, jwt: Se
       return { message: 'Signed out' };
     },
 
-    async check(email: string, authType?: AuthType): Promise<{ exists: boolean } & KeyshareCheck> {
+    async check(email: string, authType?: AuthType, options: { askNodes?: boolean } = {}): Promise<{ exists: boolean } & KeyshareCheck> {
       try {
         const [user] = await repo.byEmail(email.trim().toLowerCase(), authType);
-        const meta = await keyshare.checkWallets(user ? user.wallets.map((w) => w.id) : null);
+        const meta = await keyshare.checkWallets(user ? user.wallets.map((w) => w.id) : null, options);
         return { exists: Boolean(user), ...meta };
       } catch (cause) {
         // An outage keeps its own retryable answer (503); anything else is the spec's message.
