@@ -13,6 +13,9 @@ export function readShareCipherConfig(env: EnvReader, prefix = 'SHARE_ENCRYPTION
     const [id, b64] = entry.split(':');
     const key = b64 ? Buffer.from(b64, 'base64') : Buffer.alloc(0);
     if (!id || key.length !== 32) env.fail(`${prefix}_KEYS entry "${id ?? ''}" must be <id>:<base64 of 32 bytes>`);
+    // A second key under one id would silently win: rows sealed with the first stop opening, and
+    // rows sealed meanwhile carry an id that, once the list is corrected, names another key.
+    else if (keys.has(id)) env.fail(`${prefix}_KEYS lists the id "${id}" more than once`);
     else keys.set(id, key);
   }
   const current = env.optionalString(`${prefix}_KEY_ID`) ?? [...keys.keys()].at(-1) ?? '';

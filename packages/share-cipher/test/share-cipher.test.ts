@@ -42,4 +42,10 @@ describe('ShareCipher', () => {
     readShareCipherConfig(bad);
     expect(() => bad.done()).toThrow(/must be <id>:<base64 of 32 bytes>[\s\S]*SHARE_ENCRYPTION_KEY_ID "z"/);
   });
+
+  it('refuses one key id listed twice (a new key named like an old one would make the old rows unreadable)', () => {
+    const env = new EnvReader({ SHARE_ENCRYPTION_KEYS: `${generateShareKey('k1')},${generateShareKey('k1')}` });
+    readShareCipherConfig(env);
+    expect(() => env.done()).toThrow(/SHARE_ENCRYPTION_KEYS lists the id "k1" more than once/);
+  });
 });
