@@ -145,6 +145,27 @@ describe('backup, data loss, heal and recovery over three nodes (threshold 2)', 
     const { userPart: still } = await recoverUserPart({ nodes: clients, threshold: THRESHOLD, session: carol, wallet, verify: expectWalletKey('ed25519', wallet.publicKey, serverPart) });
     expect(toHex(still)).toBe(toHex(userPart));
   });
+
+  it('heals when a node listed lost still holds this wallet\'s share (user/check lists nodes per account, not per wallet)', async () => {
+    // Two wallets whose missing backups are on different nodes make user/check list both nodes for
+    // both wallets: here node-2 is listed with node-3 although it holds this wallet's share.
+    const { seed, publicKey } = keygenSeedEd25519();
+    const wallet = { curve: 'ed25519' as const, publicKey: toHex(publicKey) };
+    const { serverPart, userPart } = await splitWalletSeed(seed);
+    const session = await signIn('ivan');
+    await backupUserPart({ nodes: clients, threshold: THRESHOLD, session, wallet, userPart });
+    const held = await Promise.all(clients.map(async (c) => (await c.fetchShare(session, wallet)).share));
+    await nodes.node('node-3').stop();
+    await nodes.node('node-3').start({ wipe: true });
+
+    const healSession = await signIn('ivan');
+    const verify = expectWalletKey('ed25519', wallet.publicKey, serverPart);
+    const healed = await healLostNodes({ nodes: clients, lost: ['node-2', 'node-3'], threshold: THRESHOLD, session: healSession, wallet, verify });
+    // node-2's share is a source (it agrees with node-1's), node-3 gets its own share back: both now hold the backup.
+    expect(healed.resharedKeyShares.map((r) => r.name)).toEqual(['node-2', 'node-3']);
+    expect((await clients[1]!.fetchShare(healSession, wallet)).share).toBe(held[1]);
+    expect((await clients[2]!.fetchShare(healSession, wallet)).share).toBe(held[2]);
+  });
 });
 
 describe('one node answering a bad share (four nodes, threshold 2)', () => {

@@ -11,10 +11,12 @@ import { build, type BuildOptions } from 'esbuild';
  * core + ethereum <= viem + 150 KiB. Measured (2026-11-25): core 99.7 KiB up front, 172 KiB
  * with its lazy parts (@noble/curves ~67, @svc/crypto ~43: ECDSA 33.5 of it lazy); core +
  * ethereum viem + 127.5 KiB (the SDK's @noble/curves 2 beside viem's 1.9 is ~20 of that).
- * The totals are pinned as well, so growth anywhere is a decision, not an accident.
+ * The totals are pinned as well, so growth anywhere is a decision, not an accident. The total
+ * reached 180.0 KiB by 2026-11-26; heal's lost nodes serving as sources (keyshare-client backup.ts,
+ * a wallet that t nodes hold could not be healed) took it to 180.06: budget 181.
  */
 const CORE_INITIAL_BUDGET_KIB = 120;
-const CORE_TOTAL_BUDGET_KIB = 180;
+const CORE_TOTAL_BUDGET_KIB = 181;
 const ETHEREUM_OVER_VIEM_BUDGET_KIB = 150;
 
 const srcDir = join(import.meta.dirname, '..', 'src');

@@ -144,32 +144,42 @@ export interface HealInput extends RecoverInput {
 
 /**
  * Heal after a node's data loss: re-creates the lost nodes' shares at their own x-coordinates
- * from `threshold` shares of the healthy nodes (sss_extend_shares: the healthy shares stay
- * valid) and registers them with `reshare`. Returns the `reshared_key_shares` elements for
- * user/reshare: the nodes that now hold a fresh share; `outcomes` has each lost node's
- * registration and any healthy node whose share was refused as INVALID_SHARE.
+ * from `threshold` shares of the others (sss_extend_shares: the shares held stay valid) and
+ * registers them with `reshare`. Returns the `reshared_key_shares` elements for user/reshare: the
+ * lost nodes that now hold the wallet's share; `outcomes` has each lost node's result and any
+ * other node whose share was refused as INVALID_SHARE.
+ *
+ * The lost nodes are asked for their share too. user/check names nodes per account, not per
+ * wallet, so a node listed lost may hold this wallet's share (the backup it misses is another
+ * wallet's); left out, it can leave fewer than t sources, and the heal then fails for a wallet
+ * that t nodes hold. Its share counts only once it agrees with the others (`verify`); it then needs
+ * no new one and is reported like a healed node.
  */
 export async function healLostNodes(input: HealInput): Promise<{ resharedKeyShares: KeyshareNodeRef[]; outcomes: NodeOutcome[] }> {
   const lost = input.nodes.filter((n) => input.lost.includes(n.name));
   if (lost.length !== input.lost.length) throw new TypeError('every lost node must be one of nodes');
-  const healthy = input.nodes.filter((n) => !input.lost.includes(n.name));
-  const got = await fetchShares(healthy, input.session, input.wallet);
+  const got = await fetchShares(input.nodes, input.session, input.wallet);
   if (got.fetched.length < input.threshold) {
     throw new KeyshareBackupError(`got ${got.fetched.length} healthy shares, need ${input.threshold} to heal`, got.outcomes);
   }
-  const lostXs = lost.map((n) => sssNodeXCoordinate(n.name));
+  // The lost nodes without a share among the sources (set per attempt: a bad share is left out of the retry).
+  let targets = lost;
   let fresh: Uint8Array[];
   try {
-    fresh = await tolerateBadShares(healthy, got, input.threshold, (shares) => sssExtendShares(shares, lostXs, expectation(input)));
+    fresh = await tolerateBadShares(input.nodes, got, input.threshold, (shares) => {
+      targets = lost.filter((n) => !shares.some((s) => s.at(-1) === sssNodeXCoordinate(n.name)));
+      return sssExtendShares(shares, targets.map((n) => sssNodeXCoordinate(n.name)), expectation(input));
+    });
   } finally {
     for (const f of got.fetched) f.share.fill(0);
   }
-  const results = await Promise.allSettled(lost.map((n, i) => n.register(input.session, input.wallet, toHex(fresh[i]!), { reshare: true })));
+  // A lost node whose share was a source needs no new one: it counts as done.
+  const results = await Promise.allSettled(lost.map((n) => targets.includes(n) && n.register(input.session, input.wallet, toHex(fresh[targets.indexOf(n)]!), { reshare: true })));
   for (const s of fresh) s.fill(0);
   const outcomes = lost.map((n, i) => outcomeOf(n, results[i]!));
   const resharedKeyShares = outcomes.filter((o) => o.ok).map((o) => ({ name: o.name, endpoint: o.endpoint }));
-  // A healthy node whose share was left out is reported too: it needs attention of its own.
-  return { resharedKeyShares, outcomes: [...outcomes, ...got.outcomes.filter((o) => o.error?.code === 'INVALID_SHARE')] };
+  // Another node whose share was left out is reported too: it needs attention of its own.
+  return { resharedKeyShares, outcomes: [...outcomes, ...got.outcomes.filter((o) => o.error?.code === 'INVALID_SHARE' && !input.lost.includes(o.name))] };
 }
 
 function expectation(input: RecoverInput): SssExpectation {
