@@ -1,3 +1,4 @@
+import { sssNodeXCoordinate } from '@svc/crypto';
 import { listMountedRoutes } from '@svc/http';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -124,6 +125,18 @@ describe('tss/get_tss_session_list', () => {
 });
 
 describe('key share nodes', () => {
+  it('refuses a name at the Shamir x-coordinate of a registered node (every backup would fail)', async () => {
+    const first = await post('/ks_node/create_ks_node', { name: 'node-x-1', endpoint: 'http://127.0.0.1:4211' });
+    expect(first.status).toBe(201);
+    const x = sssNodeXCoordinate('node-x-1');
+    let i = 2;
+    while (sssNodeXCoordinate(`node-x-${i}`) !== x) i++;
+    const before = await h.t.db.keyShareNode.count();
+    const twin = await post('/ks_node/create_ks_node', { name: `node-x-${i}`, endpoint: 'http://127.0.0.1:4212' });
+    expect([twin.status, twin.body]).toEqual([400, { success: false, code: 'INVALID_REQUEST', msg: `name gives key share node node-x-1's Shamir x-coordinate (${x}): choose another name` }]);
+    expect(await h.t.db.keyShareNode.count()).toBe(before);
+  });
+
   it('creates, lists, updates, deactivates, deletes', async () => {
     const created = await post('/ks_node/create_ks_node', { name: 'node-9', endpoint: 'http://127.0.0.1:4209' });
     expect(created.status).toBe(201);

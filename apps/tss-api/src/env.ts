@@ -1,4 +1,5 @@
 import { EnvReader, type TrustProxy } from '@svc/config';
+import { sssNodeXCoordinate } from '@svc/crypto';
 import { readDatabaseConfig, type DatabaseConfig } from '@svc/db';
 import { readSocialProviders, type IdTokenProvidersConfig } from '@svc/auth';
 import type { MailConfig } from '@svc/mailer';
@@ -97,7 +98,13 @@ export function loadConfig(source: Record<string, string | undefined>): TssApiCo
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
     const endpoint = entry.slice(eq + 1).trim();
-    if (eq <= 0 || !URL.canParse(endpoint)) env.fail(`KEYSHARE_NODES entry "${entry}" must be name=url`);
+    if (eq <= 0 || !URL.canParse(endpoint)) {
+      env.fail(`KEYSHARE_NODES entry "${entry}" must be name=url`);
+      continue;
+    }
+    // Each node's Shamir x-coordinate comes from its name; two at one x fail every backup.
+    const twin = nodes.find((n) => sssNodeXCoordinate(n.name) === sssNodeXCoordinate(name));
+    if (twin) env.fail(`KEYSHARE_NODES: ${twin.name === name ? `${name} is listed twice` : `${twin.name} and ${name} have the same Shamir x-coordinate: rename one`}`);
     else nodes.push({ name, endpoint });
   }
 

@@ -1,3 +1,4 @@
+import { sssNodeXCoordinate } from '@svc/crypto';
 import { isUniqueViolation, type KeyShareNode } from '@svc/db';
 import { AppError } from '@svc/envelope';
 import type { KsNodesRepo } from './repo.js';
@@ -26,6 +27,12 @@ export function ksNodesService(repo: KsNodesRepo) {
     },
 
     async create(name: string, endpoint: string) {
+      // A node's Shamir x-coordinate comes from its name (sssNodeXCoordinate: 255 values, so two
+      // names can meet). Two nodes at one x make every backup and heal fail, so the name is
+      // refused while any registered node, active or not, has that x.
+      const x = sssNodeXCoordinate(name);
+      const twin = (await repo.list()).find((n) => n.name !== name && sssNodeXCoordinate(n.name) === x);
+      if (twin) throw new AppError('INVALID_REQUEST', `name gives key share node ${twin.name}'s Shamir x-coordinate (${x}): choose another name`);
       try {
         return nodeView(await repo.insert(name, endpoint));
       } catch (error) {
