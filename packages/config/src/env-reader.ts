@@ -86,13 +86,13 @@ export class EnvReader {
 
   url(name: string, fallback?: string): string {
     const value = this.string(name, fallback);
-    if (value && !URL.canParse(value)) this.problems.push(`${name} must be a URL, got "${value}"`);
+    if (value && !URL.canParse(value)) this.problems.push(`${name} must be a URL, got "${withoutCredentials(value)}"`);
     return value;
   }
 
   optionalUrl(name: string): string | undefined {
     const value = this.raw(name);
-    if (value !== undefined && !URL.canParse(value)) this.problems.push(`${name} must be a URL, got "${value}"`);
+    if (value !== undefined && !URL.canParse(value)) this.problems.push(`${name} must be a URL, got "${withoutCredentials(value)}"`);
     return value;
   }
 
@@ -153,6 +153,15 @@ function isTrustedProxyEntry(entry: string): boolean {
   if (prefix === undefined) return true;
   if (!/^\d{1,3}$/.test(prefix)) return false;
   return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * A URL as a message may quote it: whatever comes before its last "@" (after the scheme) masked.
+ * A DATABASE_URL whose password holds "/", "#" or "?" does not parse, and the message that says
+ * so is printed at start-up, where logs keep it.
+ */
+function withoutCredentials(value: string): string {
+  return value.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?.*@/s, '$1***@');
 }
 
 const SPAN = /^(\d+)\s*([smhd])?$/i;

@@ -41,6 +41,22 @@ describe('EnvReader', () => {
       expect((error as Error).message).not.toContain('tiny');
     }
   });
+  it('never echoes the credentials of a URL it cannot parse (a password holding "/", "#" or "?" breaks the URL)', () => {
+    const env = new EnvReader({ DATABASE_URL: 'postgresql://svc:Zk3s/q9+w#x@db.internal:5432/svc_main', TSS_API_URL: 'http://admin:hunter2/x@tss-api:4210' });
+    env.optionalUrl('DATABASE_URL');
+    env.url('TSS_API_URL');
+    expect(() => env.done()).toThrow(ConfigError);
+    try {
+      env.done();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'DATABASE_URL must be a URL, got "postgresql://***@db.internal:5432/svc_main"',
+        'TSS_API_URL must be a URL, got "http://***@tss-api:4210"',
+      ]);
+      expect((error as Error).message).not.toMatch(/Zk3s|hunter2/);
+    }
+  });
+
   it('reads TRUST_PROXY as a hop count or a list of addresses, ranges and preset names, and refuses "true"', () => {
     const env = new EnvReader({ HOPS: '1', LIST: 'loopback, uniquelocal,10.0.0.0/8, fd00::/8,192.0.2.7' });
     expect(env.trustProxy('HOPS')).toBe(1);
