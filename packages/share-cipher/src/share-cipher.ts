@@ -16,7 +16,7 @@ export interface SealedSecret {
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+export const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 export class ShareCipher {
   private readonly keys: Map<string, Buffer>;

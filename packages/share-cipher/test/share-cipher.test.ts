@@ -43,6 +43,16 @@ describe('ShareCipher', () => {
     expect(() => bad.done()).toThrow(/must be <id>:<base64 of 32 bytes>[\s\S]*SHARE_ENCRYPTION_KEY_ID "z"/);
   });
 
+  it('never quotes a key in its messages: an entry without its id, or with key and id swapped, is named by its position', () => {
+    const key = k1.toString('base64');
+    for (const entries of [key, `${key}:k1`]) {
+      const env = new EnvReader({ SHARE_ENCRYPTION_KEYS: entries, SHARE_ENCRYPTION_KEY_ID: key });
+      readShareCipherConfig(env);
+      expect(() => env.done()).toThrow(/SHARE_ENCRYPTION_KEYS entry 1 must be <id>:<base64 of 32 bytes>[\s\S]*SHARE_ENCRYPTION_KEY_ID is not one of the ids/);
+      expect(() => env.done()).not.toThrow(key);
+    }
+  });
+
   it('refuses one key id listed twice (a new key named like an old one would make the old rows unreadable)', () => {
     const env = new EnvReader({ SHARE_ENCRYPTION_KEYS: `${generateShareKey('k1')},${generateShareKey('k1')}` });
     readShareCipherConfig(env);
