@@ -43,9 +43,14 @@ export function parseRpcTransaction(value: unknown): ParsedTransactionRequest {
   const out: ParsedTransactionRequest = {};
   if (tx.from !== undefined) out.from = address(tx.from, 'from');
   if (tx.to !== undefined && tx.to !== null) out.to = address(tx.to, 'to');
+  // Both names are in use (geth prefers `input`); two different payloads are refused, as geth does,
+  // since the approval prompt might show one while the other would be signed.
+  if (tx.data !== undefined && tx.input !== undefined && String(tx.data).toLowerCase() !== String(tx.input).toLowerCase()) {
+    throw invalid('data and input are both set and differ');
+  }
   const data = tx.data ?? tx.input;
   if (data !== undefined) {
-    if (!isHex(data, { strict: true })) throw invalid('data must be hex');
+    if (!isHex(data, { strict: true }) || data.length % 2 !== 0) throw invalid('data must be hex bytes');
     out.data = data;
   }
   for (const field of ['value', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const) {
@@ -59,6 +64,11 @@ export function parseRpcTransaction(value: unknown): ParsedTransactionRequest {
     out.type = type;
   }
   if (tx.accessList !== undefined) out.accessList = tx.accessList;
+  // Fields the chosen type has no place for would be dropped from what is signed: refused instead.
+  if (out.gasPrice !== undefined && (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined || out.type === 'eip1559')) {
+    throw invalid('gasPrice cannot be combined with maxFeePerGas, maxPriorityFeePerGas or type 0x2');
+  }
+  if (out.accessList !== undefined && out.type === 'legacy') throw invalid('a legacy (type 0x0) transaction has no accessList');
   return out;
 }
 
