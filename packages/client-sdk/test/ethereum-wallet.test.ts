@@ -16,6 +16,7 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { mainnet } from 'viem/chains';
 import { EthereumWallet } from '../src/ethereum.js';
 import { SvcError } from '../src/index.js';
 import { startLocalEvm, type LocalEvmNode } from './helpers/ganache-node.js';
@@ -151,6 +152,14 @@ describe('eth_signTransaction', () => {
     const parsed = parseTransaction(signed);
     expect(parsed.type).toBe('legacy');
     expect([5n * 2n + 35n, 5n * 2n + 36n]).toContain(parsed.v);
+  });
+
+  it('refuses a transaction without its chainId (a pre-EIP-155 signature replays on every chain), or for another chain than its own', async () => {
+    const tx = { nonce: 0, to: recipient, value: 1n, gas: 21_000n, gasPrice: parseGwei('10') } as const;
+    await expect(wallet.eth_signTransaction(tx)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('chainId') });
+    const onChain5 = new EthereumWallet(signers.secp256k1, { chain: { ...mainnet, id: 5 } });
+    await expect(onChain5.eth_signTransaction({ ...tx, chainId: 1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', msg: 'the transaction is for chain 1, this wallet for chain 5' });
+    await expect(recoverTransactionAddress({ serializedTransaction: (await onChain5.eth_signTransaction({ ...tx, chainId: 5 })) as never })).resolves.toBe(wallet.address);
   });
 
   it('rejects a transaction viem cannot serialize with INVALID_ARGUMENT', async () => {

@@ -68,10 +68,15 @@ export class EthereumWallet {
 
   /**
    * Signs a transaction (EIP-1559, EIP-2930 or legacy, by its fields or `type`) and returns
-   * the serialized signed transaction, ready for eth_sendRawTransaction. Legacy transactions
-   * with a chainId are EIP-155 replay-protected.
+   * the serialized signed transaction, ready for eth_sendRawTransaction. The chainId is
+   * required (and must be the `chain` option's, when one is set): a legacy transaction signed
+   * without one (pre-EIP-155) is valid on every chain, so anyone could replay it elsewhere.
    */
   async eth_signTransaction(transaction: TransactionSerializable): Promise<Hex> {
+    const { chainId } = transaction;
+    if (chainId === undefined) throw new SvcError('INVALID_ARGUMENT', 'the transaction needs its chainId: signed without one (pre-EIP-155) it is valid on every chain');
+    const { chain } = this.options;
+    if (chain && chainId !== chain.id) throw new SvcError('INVALID_ARGUMENT', `the transaction is for chain ${chainId}, this wallet for chain ${chain.id}`);
     return wrapViem(() => this.account.signTransaction(transaction));
   }
 
