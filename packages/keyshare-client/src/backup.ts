@@ -162,20 +162,26 @@ export async function healLostNodes(input: HealInput): Promise<{ resharedKeyShar
   if (got.fetched.length < input.threshold) {
     throw new KeyshareBackupError(`got ${got.fetched.length} healthy shares, need ${input.threshold} to heal`, got.outcomes);
   }
-  // The lost nodes without a share among the sources (set per attempt: a bad share is left out of the retry).
-  let targets = lost;
-  let fresh: Uint8Array[];
+  // Per attempt (a bad share is left out of the retry): a fresh share for each lost node whose own
+  // share is not among the sources; one that is needs no new one and counts as done.
+  let fresh: Map<KeyshareNodeClient, Uint8Array>;
   try {
-    fresh = await tolerateBadShares(input.nodes, got, input.threshold, (shares) => {
-      targets = lost.filter((n) => !shares.some((s) => s.at(-1) === sssNodeXCoordinate(n.name)));
-      return sssExtendShares(shares, targets.map((n) => sssNodeXCoordinate(n.name)), expectation(input));
+    fresh = await tolerateBadShares(input.nodes, got, input.threshold, async (shares) => {
+      const held = new Set(shares.map((s) => s.at(-1)));
+      const targets = lost.filter((n) => !held.has(sssNodeXCoordinate(n.name)));
+      const made = await sssExtendShares(shares, targets.map((n) => sssNodeXCoordinate(n.name)), expectation(input));
+      return new Map(targets.map((n, i) => [n, made[i]!]));
     });
   } finally {
     for (const f of got.fetched) f.share.fill(0);
   }
-  // A lost node whose share was a source needs no new one: it counts as done.
-  const results = await Promise.allSettled(lost.map((n) => targets.includes(n) && n.register(input.session, input.wallet, toHex(fresh[targets.indexOf(n)]!), { reshare: true })));
-  for (const s of fresh) s.fill(0);
+  const results = await Promise.allSettled(
+    lost.map(async (n) => {
+      const share = fresh.get(n);
+      if (share) await n.register(input.session, input.wallet, toHex(share), { reshare: true });
+    }),
+  );
+  for (const s of fresh.values()) s.fill(0);
   const outcomes = lost.map((n, i) => outcomeOf(n, results[i]!));
   const resharedKeyShares = outcomes.filter((o) => o.ok).map((o) => ({ name: o.name, endpoint: o.endpoint }));
   // Another node whose share was left out is reported too: it needs attention of its own.

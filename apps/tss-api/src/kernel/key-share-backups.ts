@@ -7,7 +7,7 @@
 export type WalletStatus = 'ACTIVE' | 'UNRECOVERABLE_DATA_LOSS' | 'NOT_REGISTERED';
 /**
  * Whether tss-api could reach the node just now (an addition to the spec's node fields), or
- * NOT_CHECKED: it did not ask (the email's budget of node checks is spent, rate-limits.ts), and
+ * NOT_CHECKED: it did not ask (the email's budget of node checks is spent, node-check-budget.ts), and
  * wallet_status is the recorded one.
  */
 export type NodeStatus = 'ONLINE' | 'UNREACHABLE' | 'NOT_CHECKED';
